@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rx-reserve: build a patched and a vanilla Linux 6.12 from Debian's
+# linux-source-6.12, and test both in QEMU guests.  `make help` lists targets.
+
+# The one place the kernel source version is pinned.
+LINUX_DEB_VERSION := 6.12.118-1~deb12u1
+
+BUILD ?= $(CURDIR)/build
+export BUILD LINUX_DEB_VERSION
+
+
+# Guest knobs for `make boot` / `make demo`.
+KERNEL ?= patched
+NIC ?= virtio-mq
+QUEUES ?= 4
+CMD ?=
+
+.PHONY: all help deps source tree kernel vanilla kernels initramfs \
+	test test-tools test-kunit test-selftests test-upstream \
+	boot demo patches checkpatch clean distclean FORCE
+
+all: kernels initramfs
+
+help:
+	@awk '/^### Make targets/ { on = 1; next } /^### / { on = 0 } on' README.md
+
+deps:
+	@mk/deps.sh
+
+source: deps
+	@mk/source.sh
+
+# The overlay and patches alone, laid over build/linux.
+tree: source
+	@mk/tree.sh
+
+kernel: tree
+	@mk/kernel.sh patched
+
+vanilla: source
+	@mk/kernel.sh vanilla
+
+kernels: kernel vanilla
+
+initramfs: deps tree
+	@mk/initramfs.sh
+
+# The whole suite: builds what it needs, prints TAP, a timing line per phase
+# and a closing "N passed, N failed, N skipped" line.
+test:
+	@tests/run.sh all
+
+test-tools:
+	@tests/run.sh tools
+
+test-kunit:
+	@tests/run.sh kunit
+
+test-selftests:
+	@tests/run.sh selftests
+
+test-upstream:
+	@tests/run.sh upstream
+
+# make boot [KERNEL=patched|vanilla] [NIC=none|e1000e|virtio|virtio-mq]
+#           [QUEUES=N] [CMD='shell command run in the guest']
+boot: all
+	@tests/bench/qemu-run.sh --kernel $(KERNEL) --nic $(NIC) \
+		--queues $(QUEUES) --verbose -- $(CMD)
+
+demo: all
+	@tests/demo.sh
+
+patches: tree
+	@mk/patches.sh
+
+checkpatch: patches
+	@mk/checkpatch.sh
+
+clean:
+	rm -rf $(BUILD)/patched/out $(BUILD)/vanilla/out $(BUILD)/initramfs* \
+		$(BUILD)/series $(BUILD)/results $(BUILD)/runs
+
+distclean:
+	rm -rf $(BUILD)
+
+FORCE:

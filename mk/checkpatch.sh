@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.sh: run the kernel's checkpatch.pl --strict over the series that
+# `make patches` wrote, as netdev's CI does (80 columns, codespell), and
+# fail on any error, warning or check.
+
+set -u
+: "${BUILD:?}"
+# checkpatch's helpers (spdxcheck.py, codespell) use Debian's python3 modules.
+export PATH=/usr/bin:$PATH
+tree=$BUILD/patched/linux
+dict=$(/usr/bin/python3 -c 'import codespell_lib, os; print(os.path.join(os.path.dirname(codespell_lib.__file__), "data", "dictionary.txt"))' 2>/dev/null)
+spell=()
+[ -r "$dict" ] && spell=(--codespell --codespellfile "$dict")
+
+bad=0 n=0
+for p in "$BUILD"/series/0*.patch; do
+	case "$p" in */0000-cover-letter.patch) continue ;; esac
+	n=$((n + 1))
+	if out=$(cd "$tree" && scripts/checkpatch.pl --strict --terse \
+			--max-line-length=80 --show-types "${spell[@]}" "$p" 2>&1); then
+		echo "checkpatch: ok   $(basename "$p")"
+	else
+		echo "checkpatch: FAIL $(basename "$p")"
+		echo "$out" | sed 's/^/  /'
+		bad=$((bad + 1))
+	fi
+done
+[ "$n" -gt 0 ] || { echo "checkpatch: no patches in $BUILD/series" >&2; exit 1; }
+echo "checkpatch: $n patches, $bad with errors or warnings"
+[ "$bad" -eq 0 ]

@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu-run.sh: boot a test kernel in QEMU (TCG), run a command in the guest,
+# collect its output, enforce a timeout, and clean up everything it made.
+#
+# Usage: qemu-run.sh [options] [--] [COMMAND...]
+#   --kernel K        patched | vanilla | path to a bzImage   (patched)
+#   --nic N           none | e1000e | virtio | virtio-mq         (none)
+#                     none: no NIC but the netdevsim devices the guest makes
+#   --queues N        queue pairs of virtio-mq                   (4)
+#   --rss on|off      virtio-mq RSS in QEMU (rss=on)             (on)
+#   --smp N --mem MB  guest size                                 (2, 256)
+#   --timeout S       wall-clock limit for the whole guest       (300)
+#   --append ARGS     extra kernel command line
+#   --peer CMD        run CMD (sh -c) inside the bench namespace, in the
+#                     background, for the guest to talk to; repeatable
+#   --file SRC[:DST]  put SRC into the guest at /rxr/DST; repeatable
+#   --script FILE     run FILE in the guest instead of COMMAND
+#   --out DIR         keep logs there (default: a new dir under build/runs)
+#   --verbose         stream the guest's output while it runs
+#
+# The guest's NIC is cabled to a tap inside a network namespace that this
+# script creates (and QEMU runs in), addressed from the documentation ranges:
+# the peer side is 192.0.2.1/24 and 2001:db8::1/64, the guest 192.0.2.2 and
+# 2001:db8::2.  Nothing else is reachable from the guest.
+#
+# Exit code: the guest command's, or 124 on timeout, 125 on a bench error,
+# 126 when the guest died (panic, crash) before the command finished.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$top/build}
+
+kernel=patched nic=none queues=4 rss=on smp=2 mem=256 limit=300
+append="" script="" out="" verbose=""
+peers=() files=()
+
+usage() { sed -n '5,26s/^# \{0,1\}//p' "$0"; exit 125; }
+die() { echo "qemu-run: $*" >&2; exit 125; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--nic) nic=$2; shift ;;
+	--queues) queues=$2; shift ;;
+	--rss) rss=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--timeout) limit=$2; shift ;;
+	--append) append=$2; shift ;;
+	--peer) peers+=("$2"); shift ;;
+	--file) files+=("$2"); shift ;;
+	--script) script=$2; shift ;;
+	--out) out=$2; shift ;;
+	--verbose) verbose=1 ;;
+	-h|--help) usage ;;
+	--) shift; break ;;
+	-*) die "unknown option $1 (--help lists them)" ;;
+	*) break ;;
+	esac
+	shift
+done
+
+case "$kernel" in
+patched|vanilla) image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
+*) image=$kernel ;;
+esac
+[ -r "$image" ] || die "no kernel image $image (run make kernels)"
+initrd=$BUILD/initramfs.cpio.gz
+[ -r "$initrd" ] || die "no $initrd (run make initramfs)"
+case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac
+case "$rss" in on|off) ;; *) die "bad --rss $rss" ;; esac
+for v in queues smp mem limit; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v wants a positive number"
+done
+[ "$nic" = virtio-mq ] && [ "$queues" -lt 2 ] && die "virtio-mq wants --queues >= 2"
+[ -n "$script" ] && [ ! -r "$script" ] && die "no script $script"
+
+if [ -z "$out" ]; then
+	mkdir -p "$BUILD/runs"
+	out=$(mktemp -d "$BUILD/runs/$(date +%Y%m%d-%H%M%S)-XXXX")
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/{console,output,qemu}.log
+
+ns="" qemu_pid="" tail_pid=""
+cleanup()
+{
+	local p
+	trap - EXIT INT TERM HUP
+	[ -n "$tail_pid" ] && kill "$tail_pid" 2>/dev/null
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	if [ -n "$ns" ]; then
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
+		for p in $(seq 20); do
+			[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			kill -9 "$p" 2>/dev/null
+		done
+		ip netns del "$ns" 2>/dev/null
+	fi
+	rm -rf "$out/rootfs" "$out/run.cpio.gz" "$out/initrd" "$out"/*.img
+}
+trap cleanup EXIT
+trap 'echo "qemu-run: interrupted" >&2; exit 130' INT TERM HUP
+
+# The per-run archive: /rxr/env, /rxr/run.sh and --file's, appended to the
+# base image (the kernel unpacks concatenated archives in order).
+mkdir -p "$out/rootfs/rxr"
+nq=1
+case "$nic" in virtio-mq) nq=$queues ;; esac
+cat > "$out/rootfs/rxr/env" <<ENV
+RXR_NIC=$nic
+RXR_QUEUES=$nq
+RXR_ADDR4=192.0.2.2
+RXR_PEER4=192.0.2.1
+RXR_PREFIX4=24
+RXR_ADDR6=2001:db8::2
+RXR_PEER6=2001:db8::1
+RXR_PREFIX6=64
+export RXR_NIC RXR_QUEUES RXR_ADDR4 RXR_PEER4 RXR_PREFIX4 RXR_ADDR6 RXR_PEER6 RXR_PREFIX6
+ENV
+if [ -n "$script" ]; then
+	cp "$script" "$out/rootfs/rxr/run.sh"
+elif [ $# -gt 0 ]; then
+	{ echo '#!/bin/sh'; echo '. /rxr/env'; printf '%s\n' "$*"; } \
+		> "$out/rootfs/rxr/run.sh"
+else
+	{ echo '#!/bin/sh'; echo 'echo "guest up: $(uname -r)"'; } \
+		> "$out/rootfs/rxr/run.sh"
+fi
+chmod +x "$out/rootfs/rxr/run.sh"
+for f in "${files[@]}"; do
+	src=${f%%:*} dst=${f#*:}
+	[ "$dst" = "$f" ] && dst=$(basename "$src")
+	[ -e "$src" ] || die "no file $src"
+	mkdir -p "$out/rootfs/rxr/$(dirname "$dst")"
+	cp -r "$src" "$out/rootfs/rxr/$dst"
+done
+(cd "$out/rootfs" && find . | cpio -o -H newc --owner=0:0 --quiet | gzip -1) \
+	> "$out/run.cpio.gz"
+cat "$initrd" "$out/run.cpio.gz" > "$out/initrd"
+
+netargs=()
+if [ "$nic" != none ]; then
+	ns=rxr-bench-$$
+	ip netns add "$ns" || die "cannot create namespace $ns"
+	mq=""
+	[ "$nic" = virtio-mq ] && mq=multi_queue
+	ip -n "$ns" link set lo up
+	ip -n "$ns" tuntap add dev rxrtap0 mode tap $mq || die "cannot create tap"
+	ip -n "$ns" addr add 192.0.2.1/24 dev rxrtap0
+	ip -n "$ns" -6 addr add 2001:db8::1/64 dev rxrtap0 nodad
+	ip -n "$ns" link set rxrtap0 up
+	tap="tap,id=n0,ifname=rxrtap0,script=no,downscript=no,vhost=off"
+	mac=52:54:00:12:34:56
+	case "$nic" in
+	e1000e) netargs=(-netdev "$tap" -device "e1000e,netdev=n0,mac=$mac") ;;
+	virtio) netargs=(-netdev "$tap"
+			 -device "virtio-net-pci,netdev=n0,mac=$mac") ;;
+	virtio-mq) netargs=(-netdev "$tap,queues=$queues"
+			    -device "virtio-net-pci,netdev=n0,mac=$mac,mq=on,rss=$rss,vectors=$((2 * queues + 2))") ;;
+	esac
+	i=0
+	for p in "${peers[@]}"; do
+		i=$((i + 1))
+		(cd "$out" && exec ip netns exec "$ns" sh -c "$p") \
+			> "$out/peer-$i.log" 2>&1 &
+	done
+fi
+exec_ns=()
+[ -n "$ns" ] && exec_ns=(ip netns exec "$ns")
+
+touch "$out/output.log"
+if [ -n "$verbose" ]; then
+	tail -n +1 -f "$out/output.log" | sed -u 's/\r$//' &
+	tail_pid=$!
+fi
+
+start=$(date +%s.%N)
+"${exec_ns[@]}" timeout -k 5 "$limit" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp "$smp" -m "$mem" \
+	-nodefaults -display none -no-reboot \
+	-kernel "$image" -initrd "$out/initrd" \
+	-append "console=ttyS0 panic=-1 oops=panic rdinit=/init $append" \
+	-serial "file:$out/console.log" -serial "file:$out/output.log" \
+	"${netargs[@]}" > "$out/qemu.log" 2>&1 &
+qemu_pid=$!
+wait "$qemu_pid"
+qrc=$?
+qemu_pid=""
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+[ -n "$tail_pid" ] && { sleep 0.2; kill "$tail_pid" 2>/dev/null; tail_pid=""; }
+
+tr -d '\r' < "$out/output.log" > "$out/output.txt"
+printf '%s %.1f\n' "$kernel $nic" "$elapsed" > "$out/elapsed"
+rc=$(sed -n 's/^RXR-EXIT \([0-9]*\)$/\1/p' "$out/output.txt" | tail -n 1)
+if [ -z "$rc" ]; then
+	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		echo "qemu-run: guest timed out after ${limit}s ($out)" >&2
+		rc=124
+	else
+		echo "qemu-run: guest died before its command finished" \
+		     "(qemu exit $qrc; $out)" >&2
+		rc=126
+	fi
+	echo "qemu-run: last lines of the console:" >&2
+	tr -d '\r' < "$out/console.log" | tail -n 30 | sed 's/^/  | /' >&2
+	[ -s "$out/qemu.log" ] && sed 's/^/  qemu: /' "$out/qemu.log" >&2
+fi
+exit "$rc"

@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [all|build|tools|kunit|selftests|upstream]: the `make test` driver.
+#
+# Phases (all, in this order):
+#   build      both kernels and the guest image (make kernels initramfs)
+#   tools      unit tests of the project's userspace tools
+#   kunit      the KUnit suites built into the patched kernel, in a guest
+#   selftests  the project's kselftests in guests with each NIC model
+#   upstream   upstream 6.12 kselftests and KUnit suites on the patched and
+#              the vanilla kernel: a regression is a test that passes on
+#              vanilla and not on patched
+#
+# Prints TAP (one line per test), a "# phase" timing line per phase, and ends
+# with "N passed, N failed, N skipped".  Exits non-zero on any failure.  A
+# test that cannot run is a skip, with the reason; a guest that panics or
+# times out is a failure, with the tail of its console.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+export BUILD=${BUILD:-$top/build}
+what=${1:-all}
+
+results=$BUILD/results/test-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$results"
+passed=0 failed=0 skipped=0 n=0
+run_start=$(date +%s)
+
+# tap pass|fail|skip NAME [NOTE]
+tap()
+{
+	n=$((n + 1))
+	case "$1" in
+	pass) passed=$((passed + 1)); echo "ok $n $2${3:+ # $3}" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n $2 # SKIP ${3:-}" ;;
+	*) failed=$((failed + 1)); echo "not ok $n $2${3:+ # $3}" ;;
+	esac
+}
+
+phase_start() { phase=$1 phase_t0=$(date +%s) phase_p=$passed phase_f=$failed phase_s=$skipped; }
+phase_end()
+{
+	printf '# phase %-10s %4ds  (%d passed, %d failed, %d skipped)\n' \
+		"$phase" $(($(date +%s) - phase_t0)) $((passed - phase_p)) \
+		$((failed - phase_f)) $((skipped - phase_s))
+}
+
+# tap_from PREFIX FILE: report the "result<TAB>name<TAB>note" lines of FILE.
+tap_from()
+{
+	local res name note
+
+	while IFS=$'\t' read -r res name note; do
+		tap "$res" "$1$name" "$note"
+	done < "$2"
+}
+
+# guest NAME ARGS...: boot a guest with tests/bench/qemu-run.sh, logs in
+# $results/NAME.  On a crash or timeout, the bench prints the console's tail.
+guest()
+{
+	local name=$1
+	shift
+	tests/bench/qemu-run.sh --out "$results/$name" "$@" 2>&1 |
+		sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
+# guest_tap PREFIX NAME RC: report a guest's TAP output; a guest that did not
+# finish is one more failure.
+guest_tap()
+{
+	local prefix=$1 name=$2 rc=$3 out=$results/$2
+
+	python3 tests/lib/ktap.py tap "$out/output.txt" > "$out/results" 2>/dev/null
+	tap_from "$prefix" "$out/results"
+	case "$rc" in
+	0) ;;
+	124) tap fail "${prefix}guest" "timed out" ;;
+	126) tap fail "${prefix}guest" "died: see $out/console.log" ;;
+	*) [ -s "$out/results" ] || tap fail "${prefix}guest" "exit $rc" ;;
+	esac
+}
+
+phase_build()
+{
+	phase_start build
+	if make -s kernels initramfs > "$results/build.log" 2>&1; then
+		tap pass "build: patched and vanilla kernels, guest image"
+	else
+		tail -n 40 "$results/build.log" | sed 's/^/# /'
+		tap fail "build: patched and vanilla kernels, guest image" \
+			"see $results/build.log"
+		phase_end
+		return 1
+	fi
+	phase_end
+}
+
+phase_tools()
+{
+	local t rc
+
+	phase_start tools
+	for t in tests/unit/test_*.py; do
+		python3 -m unittest -v "$t" > "$results/$(basename "$t").log" 2>&1
+		rc=$?
+		sed -n 's/^\(test_[a-z0-9_]*\) (\([^)]*\)) \.\.\. \(.*\)$/\3\t\2.\1/p' \
+			"$results/$(basename "$t").log" |
+		while IFS=$'\t' read -r res name; do
+			case "$res" in
+			ok) echo "pass	$name	" ;;
+			skipped*) echo "skip	$name	${res#skipped }" ;;
+			*) echo "fail	$name	$res" ;;
+			esac
+		done > "$results/$(basename "$t").tap"
+		tap_from "tools: " "$results/$(basename "$t").tap"
+		[ "$rc" -eq 0 ] || [ -s "$results/$(basename "$t").tap" ] ||
+			tap fail "tools: $t" "exit $rc"
+	done
+	for t in tests/unit/test_*.sh; do
+		[ -e "$t" ] || continue
+		bash "$t" > "$results/$(basename "$t").log" 2>&1
+		rc=$?
+		python3 tests/lib/ktap.py tap "$results/$(basename "$t").log" \
+			> "$results/$(basename "$t").tap"
+		tap_from "tools: $(basename "$t" .sh): " "$results/$(basename "$t").tap"
+		[ "$rc" -eq 0 ] || tap fail "tools: $t" "exit $rc"
+	done
+	phase_end
+}
+
+kunit_boot()
+{
+	local kind=$1 rc
+
+	guest "kunit-$kind" --kernel "$kind" --nic none --timeout 600 \
+		--append "kunit.enable=1" -- true
+	rc=$?
+	python3 tests/lib/ktap.py kunit "$results/kunit-$kind/console.log" \
+		> "$results/kunit-$kind/results" 2>/dev/null
+	return "$rc"
+}
+
+phase_kunit()
+{
+	local rc
+
+	phase_start kunit
+	kunit_boot patched
+	rc=$?
+	tap_from "kunit: " "$results/kunit-patched/results"
+	[ -s "$results/kunit-patched/results" ] ||
+		tap fail "kunit: patched kernel" "no KUnit output"
+	[ "$rc" -eq 0 ] || tap fail "kunit: guest" "exit $rc"
+	phase_end
+}
+
+# The project's kselftests, per NIC model: NIC [bench options] -- tests.
+selftest_guests=(
+	"none -- nsim_link.sh"
+	"virtio-mq --queues 4 -- nic_basic.sh nbd_rw.sh"
+	"virtio -- nic_basic.sh nbd_rw.sh"
+	"e1000e -- nic_basic.sh nbd_rw.sh"
+)
+
+phase_selftests()
+{
+	local g nic opts tests t list rc peer
+
+	phase_start selftests
+	for g in "${selftest_guests[@]}"; do
+		nic=${g%% *}
+		opts=${g#"$nic"}; opts=${opts%% -- *}
+		tests=${g#* -- }
+		list=""
+		for t in $tests; do
+			list="$list drivers/net/rx_reserve/$t"
+		done
+		peer=()
+		[ "$nic" != none ] && peer=(--peer "$top/tests/bench/nbd-peer.sh 64 10809")
+		# shellcheck disable=SC2086
+		guest "selftests-$nic" --kernel patched --nic "$nic" $opts \
+			"${peer[@]}" --timeout 900 -- \
+			"RXR_NBD_PORT=10809 /rxr/ksft.sh$list"
+		rc=$?
+		guest_tap "selftests[$nic]: " "selftests-$nic" "$rc"
+	done
+	phase_end
+}
+
+phase_upstream()
+{
+	local list k rc
+
+	phase_start upstream
+	list=$(sed -e 's/#.*//' -e 's/\.c$//' tests/upstream.list | xargs)
+	for k in patched vanilla; do
+		# shellcheck disable=SC2086
+		guest "upstream-$k" --kernel "$k" --nic none --timeout 900 -- \
+			"/rxr/ksft.sh $list"
+		rc=$?
+		python3 tests/lib/ktap.py tap "$results/upstream-$k/output.txt" \
+			> "$results/upstream-$k/results" 2>/dev/null
+		[ "$rc" -eq 0 ] || tap fail "upstream: $k guest" "exit $rc"
+	done
+	kunit_boot vanilla || tap fail "upstream: vanilla KUnit guest" "failed"
+	# Regression guard: compare each upstream result with vanilla's.
+	compare "kselftest " "$results/upstream-patched/results" \
+		"$results/upstream-vanilla/results"
+	compare "kunit " "$results/kunit-patched/results" \
+		"$results/kunit-vanilla/results" vanilla-only
+	phase_end
+}
+
+# compare PREFIX PATCHED VANILLA [vanilla-only]: one result per test; with
+# vanilla-only, only tests vanilla has (the project's own suites are not
+# upstream's).
+compare()
+{
+	local prefix=$1 p=$2 v=$3 mode=${4:-} res name note vres
+
+	[ -f "$p" ] || : > "$p"
+	[ -f "$v" ] || : > "$v"
+	while IFS=$'\t' read -r res name note; do
+		vres=$(awk -F'\t' -v n="$name" '$2 == n { print $1; exit }' "$v")
+		if [ -z "$vres" ]; then
+			[ "$mode" = vanilla-only ] && continue
+			vres=missing
+		fi
+		if [ "$res" = pass ]; then
+			tap pass "upstream: $prefix$name" "patched pass, vanilla $vres"
+		elif [ "$vres" = pass ]; then
+			tap fail "upstream: $prefix$name" "REGRESSION: patched $res, vanilla pass"
+		else
+			tap skip "upstream: $prefix$name" "patched $res, vanilla $vres too${note:+: $note}"
+		fi
+	done < "$p"
+	# A test vanilla ran that the patched kernel never reported is lost.
+	while IFS=$'\t' read -r vres name note; do
+		grep -q "	$name	" "$p" ||
+			tap fail "upstream: $prefix$name" "vanilla $vres, patched gave no result"
+	done < "$v"
+}
+
+echo "TAP version 13"
+case "$what" in
+all)
+	if phase_build; then
+		phase_tools
+		phase_kunit
+		phase_selftests
+		phase_upstream
+	fi ;;
+build) phase_build ;;
+tools) phase_tools ;;
+kunit) phase_kunit ;;
+selftests) phase_selftests ;;
+upstream) phase_kunit > /dev/null; passed=0 failed=0 skipped=0 n=0; phase_upstream ;;
+*) echo "run.sh: unknown phase '$what'" >&2; exit 2 ;;
+esac
+echo "1..$n"
+printf '# total %ds, logs in %s\n' $(($(date +%s) - run_start)) "$results"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$n" -gt 0 ]

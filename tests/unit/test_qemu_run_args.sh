@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of tests/bench/qemu-run.sh's input checks: bad input is refused
+# with exit code 125 and a message naming the problem, before anything is
+# created.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export BUILD=$tmp
+mkdir -p "$tmp/patched/out/arch/x86/boot"
+: > "$tmp/patched/out/arch/x86/boot/bzImage"
+: > "$tmp/initramfs.cpio.gz"
+n=0
+
+t()	# t NAME EXPECTED_OUTPUT_REGEX ARGS...
+{
+	local name=$1 re=$2 out rc
+
+	shift 2
+	n=$((n + 1))
+	out=$("$top/tests/bench/qemu-run.sh" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 125 ] && echo "$out" | grep -qE -- "$re"; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name # rc=$rc output: $(echo "$out" | head -2 | xargs)"
+	fi
+}
+
+echo "TAP version 13"
+echo "1..9"
+t "unknown option" "unknown option --bogus" --bogus
+t "unknown NIC model" "bad --nic e1000" --nic e1000
+t "bad rss value" "bad --rss maybe" --rss maybe
+t "non-numeric queues" "--queues wants a positive number" --queues x
+t "zero memory" "--mem wants a positive number" --mem 0
+t "virtio-mq with one queue" "virtio-mq wants --queues >= 2" --nic virtio-mq --queues 1
+t "missing kernel image" "no kernel image" --kernel vanilla
+t "missing script" "no script /nonexistent" --script /nonexistent
+n=$((n + 1))
+if [ -z "$(ls "$tmp" | grep -v -e patched -e initramfs)" ] &&
+   ! ip netns list 2>/dev/null | grep -q "^rxr-bench-"; then
+	echo "ok $n refused input leaves nothing behind"
+else
+	echo "not ok $n refused input leaves nothing behind # $(ls "$tmp")"
+fi

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the rx_reserve selftests.  They run in a guest of the
+# rx-reserve QEMU bench, whose peer side is described by the environment
+# (RXR_NIC, RXR_QUEUES, RXR_PEER4, RXR_PEER6, RXR_NBD_PORT), or on a machine
+# that sets the same variables.
+
+source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/../../../net/lib.sh"
+
+RET=0
+
+# rxr_require_cmd CMD...: skip the test unless every CMD is available.
+rxr_require_cmd()
+{
+	local c
+
+	for c in "$@"; do
+		if ! command -v "$c" > /dev/null; then
+			echo "SKIP: $c not available"
+			exit "$ksft_skip"
+		fi
+	done
+}
+
+# rxr_nic: the bench's NIC, the first device with a PCI parent.
+rxr_nic()
+{
+	local d
+
+	for d in /sys/class/net/*; do
+		case "$(readlink -f "$d/device" 2>/dev/null)" in
+		*/pci*) ;;
+		*) continue ;;
+		esac
+		basename "$d"
+		return 0
+	done
+	return 1
+}
+
+# rxr_require_nic: set NIC, or skip when the bench gave this guest none.
+rxr_require_nic()
+{
+	if [ "${RXR_NIC:-none}" = none ] || ! NIC=$(rxr_nic); then
+		echo "SKIP: no NIC cabled to a peer (RXR_NIC=${RXR_NIC:-unset})"
+		exit "$ksft_skip"
+	fi
+}
+
+# check_eq WHAT EXPECTED ACTUAL: log a check, remember a failure.
+check_eq()
+{
+	if [ "$2" = "$3" ]; then
+		printf 'PASS: %s (%s)\n' "$1" "$3"
+	else
+		printf 'FAIL: %s: expected %s, got %s\n' "$1" "$2" "$3"
+		RET=$ksft_fail
+	fi
+}
+
+# check_ok WHAT CMD...: log whether CMD succeeds, remember a failure.
+check_ok()
+{
+	local what=$1
+
+	shift
+	if "$@"; then
+		printf 'PASS: %s\n' "$what"
+	else
+		printf 'FAIL: %s: %s failed\n' "$what" "$*"
+		RET=$ksft_fail
+	fi
+}
+
+# check_ge WHAT MIN ACTUAL
+check_ge()
+{
+	if [ "$3" -ge "$2" ] 2>/dev/null; then
+		printf 'PASS: %s (%s >= %s)\n' "$1" "$3" "$2"
+	else
+		printf 'FAIL: %s: expected at least %s, got %s\n' "$1" "$2" "$3"
+		RET=$ksft_fail
+	fi
+}
+
+# link_stat DEV rx|tx bytes|packets [NS]: a device's counter.
+link_stat()
+{
+	local f=/sys/class/net/$1/statistics/$2_$3
+
+	if [ -n "${4:-}" ]; then
+		ip netns exec "$4" cat "$f"
+	else
+		cat "$f"
+	fi
+}
