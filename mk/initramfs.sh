@@ -20,7 +20,7 @@ sft=$tree/tools/testing/selftests
 PATH=$PATH:/usr/sbin:/sbin
 
 # Host programs for the guest, with the Debian package each comes from.
-progs="bash ethtool ip nbd-client iscsiadm iscsid nvme"
+progs="bash ethtool ip jq nbd-client iscsiadm iscsid nvme"
 
 # Upstream kselftests run as a regression guard (tests/upstream.list),
 # plus the library files they and the project's tests source.
@@ -33,7 +33,7 @@ inputs()
 	cat "$0" "$top"/tests/guest/* "$top/tests/upstream.list"
 	tar -C "$sft" -cf - --sort=name --mtime=@0 drivers/net/rx_reserve \
 		$ksft_files $(sed 's/#.*//' "$top/tests/upstream.list")
-	dpkg-query -W busybox-static bash ethtool iproute2 nbd-client \
+	dpkg-query -W busybox-static bash ethtool iproute2 jq nbd-client \
 		open-iscsi nvme-cli coreutils libc6
 	cat "$BUILD/patched/out/include/generated/uapi/linux/version.h"
 }

@@ -107,7 +107,7 @@ phase_tools()
 	for t in tests/unit/test_*.py; do
 		python3 -m unittest -v "$t" > "$results/$(basename "$t").log" 2>&1
 		rc=$?
-		sed -n 's/^\(test_[a-z0-9_]*\) (\([^)]*\)) \.\.\. \(.*\)$/\3\t\2.\1/p' \
+		sed -n 's/^test_[a-z0-9_]* (\([^)]*\)) \.\.\. \(.*\)$/\2\t\1/p' \
 			"$results/$(basename "$t").log" |
 		while IFS=$'\t' read -r res name; do
 			case "$res" in
@@ -159,9 +159,13 @@ phase_kunit()
 }
 
 # The project's kselftests, per NIC model: NIC [bench options] -- tests.
+# virtio-mq runs with rss=off for now: with rss=on, QEMU 7.2's software RSS
+# stalls a tap queue when the guest commits RSS before posting RX buffers,
+# and half the boots hang at the first connection (../shared/BASELINE.md;
+# the virtio-net issue fixes the order in the driver).
 selftest_guests=(
 	"none -- nsim_link.sh"
-	"virtio-mq --queues 4 -- nic_basic.sh nbd_rw.sh"
+	"virtio-mq --queues 4 --rss off -- nic_basic.sh nbd_rw.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh"
 )
@@ -183,7 +187,7 @@ phase_selftests()
 		[ "$nic" != none ] && peer=(--peer "$top/tests/bench/nbd-peer.sh 64 10809")
 		# shellcheck disable=SC2086
 		guest "selftests-$nic" --kernel patched --nic "$nic" $opts \
-			"${peer[@]}" --timeout 900 -- \
+			"${peer[@]}" --timeout 600 -- \
 			"RXR_NBD_PORT=10809 /rxr/ksft.sh$list"
 		rc=$?
 		guest_tap "selftests[$nic]: " "selftests-$nic" "$rc"
