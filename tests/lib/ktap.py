@@ -16,7 +16,7 @@ import sys
 
 _TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 _RESULT = re.compile(r'^(ok|not ok) (\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$')
-_PLAN = re.compile(r'^1\.\.(\d+)')
+_PLAN = re.compile(r'^1\.\.(\d+)(?:\s*#\s*(SKIP.*))?')
 _SUBTEST = re.compile(r'^# Subtest: (\S+)')
 
 
@@ -98,6 +98,8 @@ def parse_tap(lines):
             m = _PLAN.match(line)
             if m:
                 plan = int(m.group(1))
+                if plan == 0 and m.group(2):
+                    results.append(Result('all', True, m.group(2)))
                 continue
         r = _result(line)
         if r:

@@ -93,6 +93,12 @@ class TapTest(unittest.TestCase):
         results, _ = ktap.parse_tap(lines('1..1\r\nok 1 a\r\n'))
         self.assertEqual(results[0].line(), 'pass\ta\t')
 
+    def test_skipped_plan(self):
+        results, planned = ktap.parse_tap(lines('1..0 # SKIP no kernel\n'))
+        self.assertTrue(planned)
+        self.assertEqual([(r.result, r.name, r.note) for r in results],
+                         [('skip', 'all', 'no kernel')])
+
     def test_no_plan(self):
         results, planned = ktap.parse_tap(lines('garbage\n'))
         self.assertFalse(planned)
