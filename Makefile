@@ -16,11 +16,11 @@ NIC ?= virtio-mq
 QUEUES ?= 4
 CMD ?=
 
-.PHONY: all help deps source tree kernel vanilla kernels initramfs \
+.PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
 	test test-tools test-kunit test-selftests test-upstream \
 	boot demo patches checkpatch clean distclean FORCE
 
-all: kernels initramfs
+all: kernels initramfs host-tools
 
 help:
 	@awk '/^### Make targets/ { on = 1; next } /^### / { on = 0 } on' README.md
@@ -42,6 +42,14 @@ vanilla: source
 	@mk/kernel.sh vanilla
 
 kernels: kernel vanilla
+
+# The bench's own programs, run on the peer side.
+HOST_TOOLS := $(BUILD)/bin/flood
+host-tools: $(HOST_TOOLS)
+
+$(BUILD)/bin/%: tests/bench/src/%.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 initramfs: deps tree
 	@mk/initramfs.sh

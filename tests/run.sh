@@ -101,7 +101,7 @@ phase_build()
 
 phase_tools()
 {
-	local t rc
+	local t rc b
 
 	phase_start tools
 	for t in tests/unit/test_*.py; do
@@ -119,6 +119,20 @@ phase_tools()
 		tap_from "tools: " "$results/$(basename "$t").tap"
 		[ "$rc" -eq 0 ] || [ -s "$results/$(basename "$t").tap" ] ||
 			tap fail "tools: $t" "exit $rc"
+	done
+	for t in tests/unit/test_*.c; do
+		[ -e "$t" ] || continue
+		b=$results/$(basename "$t" .c)
+		if ! gcc -O2 -Wall -Wextra -Werror -o "$b" "$t" > "$b.log" 2>&1; then
+			sed 's/^/# /' "$b.log"
+			tap fail "tools: $(basename "$t" .c): build" "see $b.log"
+			continue
+		fi
+		"$b" > "$b.out" 2>&1
+		rc=$?
+		python3 tests/lib/ktap.py tap "$b.out" > "$b.tap"
+		tap_from "tools: $(basename "$t" .c): " "$b.tap"
+		[ "$rc" -eq 0 ] || tap fail "tools: $t" "exit $rc"
 	done
 	for t in tests/unit/test_*.sh; do
 		[ -e "$t" ] || continue
