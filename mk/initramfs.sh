@@ -109,6 +109,7 @@ echo rxr-guest > etc/hostname
 mkdir -p etc/iscsi
 echo "InitiatorName=iqn.2026-12.org.example.rx-reserve:guest" \
 	> etc/iscsi/initiatorname.iscsi
+cp /etc/iscsi/iscsid.conf etc/iscsi/
 
 # The guest side of the bench.
 cp "$top/tests/guest/init" init

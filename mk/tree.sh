@@ -34,6 +34,32 @@ old_stamp=$(cat "$gitdir/rxr-series" 2>/dev/null || true)
 old_head=$(cat "$gitdir/rxr-head" 2>/dev/null || true)
 head=$(git_t rev-parse HEAD)
 
+# patch_ids: the stable patch-id of each commit on base..HEAD, or of each
+# patch of the series (with "series" as $1), one a line, in order.
+patch_ids()
+{
+	local c p
+
+	if [ "${1:-}" = series ]; then
+		for p in $(series_patches); do
+			git_t patch-id --stable < "patches/$p" | cut -d' ' -f1
+		done
+	else
+		for c in $(git_t rev-list --reverse base..HEAD); do
+			git_t show "$c" | git_t patch-id --stable | cut -d' ' -f1
+		done
+	fi
+}
+
+if [ "$head" != "$old_head" ] && [ -n "$old_head" ] &&
+   [ "$(patch_ids)" = "$(patch_ids series)" ]; then
+	# The tree's commits were exported to patches/ (README, "Turning a
+	# change into a patch"): the tree already is what the series makes.
+	echo "$stamp" > "$gitdir/rxr-series"
+	echo "$head" > "$gitdir/rxr-head"
+	old_stamp=$stamp old_head=$head
+fi
+
 if [ "$stamp" != "${old_stamp%% *}" ] || [ "$head" != "$old_head" ]; then
 	if [ -n "$old_head" ] && [ "$head" != "$old_head" ] &&
 	   [ -z "${FORCE:-}" ]; then
@@ -49,7 +75,8 @@ if [ "$stamp" != "${old_stamp%% *}" ] || [ "$head" != "$old_head" ]; then
 	n=0
 	for p in $(series_patches); do
 		[ -f "patches/$p" ] || die "patches/series names $p, which is missing"
-		if ! git_t am -q --3way "$top/patches/$p" >/dev/null 2>&1; then
+		if ! err=$(git_t am -q "$top/patches/$p" 2>&1); then
+			echo "$err" | grep -v '^hint:' | head -n 5 >&2
 			git_t am --abort >/dev/null 2>&1 || true
 			git_t checkout -q -f rx-reserve
 			rm -f "$gitdir/rxr-series" "$gitdir/rxr-head"

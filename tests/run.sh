@@ -179,10 +179,12 @@ phase_kunit()
 # the virtio-net issue fixes the order in the driver).
 selftest_guests=(
 	"none -- nsim_link.sh"
-	"virtio-mq --queues 4 --rss off -- nic_basic.sh nbd_rw.sh"
-	"virtio -- nic_basic.sh nbd_rw.sh"
-	"e1000e -- nic_basic.sh nbd_rw.sh"
+	"virtio-mq --queues 4 --rss off -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
+	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
+	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
 )
+
+iscsi_iqn=iqn.2026-12.org.example.rx-reserve:disk
 
 phase_selftests()
 {
@@ -198,11 +200,13 @@ phase_selftests()
 			list="$list drivers/net/rx_reserve/$t"
 		done
 		peer=()
-		[ "$nic" != none ] && peer=(--peer "$top/tests/bench/nbd-peer.sh 64 10809")
+		[ "$nic" != none ] && peer=(
+			--peer "$top/tests/bench/nbd-peer.sh 64 10809"
+			--peer "$top/tests/bench/iscsi-peer.sh 64")
 		# shellcheck disable=SC2086
 		guest "selftests-$nic" --kernel patched --nic "$nic" $opts \
 			"${peer[@]}" --timeout 600 -- \
-			"RXR_NBD_PORT=10809 /rxr/ksft.sh$list"
+			"RXR_NBD_PORT=10809 RXR_ISCSI_IQN=$iscsi_iqn /rxr/ksft.sh$list"
 		rc=$?
 		guest_tap "selftests[$nic]: " "selftests-$nic" "$rc"
 	done

@@ -19,7 +19,6 @@ fi
 cleanup()
 {
 	nbd-client -d "$DEV" > /dev/null 2>&1
-	rm -f /tmp/nbd_rw.out /tmp/nbd_rw.in
 }
 trap cleanup EXIT
 
@@ -28,21 +27,6 @@ if ! nbd-client "$RXR_PEER4" "$RXR_NBD_PORT" "$DEV" -N "$EXPORT"; then
 	echo "FAIL: nbd-client could not connect to $RXR_PEER4:$RXR_NBD_PORT"
 	exit "$ksft_fail"
 fi
-size=$(blockdev --getsize64 "$DEV")
-check_ge "export size" $((MIB << 20)) "$size"
-
-head -c $((MIB << 20)) /dev/urandom > /tmp/nbd_rw.out
-want=$(sha256sum < /tmp/nbd_rw.out | cut -d' ' -f1)
-dd if=/tmp/nbd_rw.out of="$DEV" bs=1M conv=fsync 2> /dev/null
-check_eq "write of $MIB MiB" 0 $?
-
-blockdev --flushbufs "$DEV"
-echo 3 > /proc/sys/vm/drop_caches
-rx0=$(link_stat "$NIC" rx bytes)
-dd if="$DEV" of=/tmp/nbd_rw.in bs=1M count="$MIB" 2> /dev/null
-check_eq "read back of $MIB MiB" "$want" \
-	"$(sha256sum < /tmp/nbd_rw.in | cut -d' ' -f1)"
-check_ge "$NIC rx bytes during the read" $((MIB << 20)) \
-	$(($(link_stat "$NIC" rx bytes) - rx0))
+blk_rw_check "$DEV" "$MIB"
 
 exit "$RET"

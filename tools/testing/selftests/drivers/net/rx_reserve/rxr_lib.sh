@@ -95,3 +95,26 @@ link_stat()
 		cat "$f"
 	fi
 }
+
+# blk_rw_check DEV MIB: write MIB MiB of random data to block device DEV,
+# drop the page cache, read it back through $NIC and compare.
+blk_rw_check()
+{
+	local dev=$1 mib=$2 want rx0
+
+	check_ge "$dev size" $((mib << 20)) "$(blockdev --getsize64 "$dev")"
+	head -c $((mib << 20)) /dev/urandom > /tmp/rxr_blk.out
+	want=$(sha256sum < /tmp/rxr_blk.out | cut -d' ' -f1)
+	check_ok "write of $mib MiB to $dev" \
+		dd if=/tmp/rxr_blk.out of="$dev" bs=1M conv=fsync status=none
+
+	blockdev --flushbufs "$dev"
+	echo 3 > /proc/sys/vm/drop_caches
+	rx0=$(link_stat "$NIC" rx bytes)
+	dd if="$dev" of=/tmp/rxr_blk.in bs=1M count="$mib" status=none
+	check_eq "read back of $mib MiB from $dev" "$want" \
+		"$(sha256sum < /tmp/rxr_blk.in | cut -d' ' -f1)"
+	check_ge "$NIC rx bytes during the read" $((mib << 20)) \
+		$(($(link_stat "$NIC" rx bytes) - rx0))
+	rm -f /tmp/rxr_blk.out /tmp/rxr_blk.in
+}
