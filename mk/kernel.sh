@@ -29,7 +29,10 @@ out=$(readlink -f "$out")
 cc=gcc
 if command -v ccache >/dev/null; then
 	cc="ccache gcc"
-	export CCACHE_BASEDIR=$(readlink -f "$BUILD")
+	CCACHE_BASEDIR=$(readlink -f "$BUILD")
+	export CCACHE_BASEDIR
+	# ccache keeps its cache under $HOME; without one, under build/.
+	[ -n "${HOME:-}" ] || export CCACHE_DIR=$CCACHE_BASEDIR/ccache
 fi
 kmake() { make -C "$src" O="$out" CC="$cc" -j"$(nproc)" "$@"; }
 
