@@ -18,7 +18,7 @@ CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
 	test test-tools test-kunit test-selftests test-upstream \
-	boot demo patches checkpatch clean distclean FORCE
+	boot demo patches checkpatch w1 clean distclean FORCE
 
 all: kernels initramfs host-tools
 
@@ -42,6 +42,10 @@ vanilla: source
 	@mk/kernel.sh vanilla
 
 kernels: kernel vanilla
+
+# The overlay's C files built alone with W=1; fails on any warning.
+w1: kernel
+	@mk/w1.sh
 
 # The bench's own programs, run on the peer side.
 HOST_TOOLS := $(BUILD)/bin/flood

@@ -28,5 +28,19 @@ for p in "$BUILD"/series/0*.patch; do
 	fi
 done
 [ "$n" -gt 0 ] || { echo "checkpatch: no patches in $BUILD/series" >&2; exit 1; }
+
+# kernel-doc over every C file and header of the overlay: Return: lines and
+# every parameter documented.
+src=$(git ls-files -co --exclude-standard -- drivers net include | grep -E '\.[ch]$')
+if [ -n "$src" ]; then
+	# shellcheck disable=SC2086
+	if out=$("$tree/scripts/kernel-doc" -none -Wall $src 2>&1) && [ -z "$out" ]; then
+		echo "kernel-doc: ok   $(echo "$src" | wc -l) files"
+	else
+		echo "kernel-doc: FAIL"
+		echo "$out" | sed 's/^/  /'
+		bad=$((bad + 1))
+	fi
+fi
 echo "checkpatch: $n patches, $bad with errors or warnings"
 [ "$bad" -eq 0 ]

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rx-reserve pools: fixed sets of pages reserved for a priority flow's RX
+ * buffers.  See the DOC: section in include/net/rx_reserve.h.
+ */
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/netdevice.h>
+#include <linux/page_ref.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/u64_stats_sync.h>
+#include <net/rx_reserve.h>
+
+struct rxr_pool_pcpu_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t taken;
+	u64_stats_t empty;
+};
+
+/**
+ * struct rxr_pool - a fixed set of reserved pages
+ * @refcnt: references to the pool; the last one frees it
+ * @hand: where the next rxr_pool_take() starts looking (a clock hand)
+ * @npages: number of pages, fixed at creation
+ * @stats: per-CPU counters
+ * @pages: the pages, each holding one reference of the pool's own
+ */
+struct rxr_pool {
+	refcount_t refcnt;
+	atomic_t hand;
+	unsigned int npages;
+	struct rxr_pool_pcpu_stats __percpu *stats;
+	struct page *pages[] __counted_by(npages);
+};
+
+static void rxr_pool_free(struct rxr_pool *pool, unsigned int npages)
+{
+	while (npages--)
+		put_page(pool->pages[npages]);
+	free_percpu(pool->stats);
+	kfree(pool);
+}
+
+/**
+ * rxr_pool_create() - allocate a pool and all of its pages
+ * @npages: number of order-0 pages, 1 to %RXR_POOL_MAX_PAGES
+ * @nid: NUMA node to allocate on, or %NUMA_NO_NODE
+ *
+ * Context: process context; may sleep.
+ * Return: the pool with one reference, ERR_PTR(-EINVAL) for a bad size, or
+ * ERR_PTR(-ENOMEM) when the pages could not all be allocated.
+ */
+struct rxr_pool *rxr_pool_create(unsigned int npages, int nid)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	struct rxr_pool *pool;
+	unsigned int i;
+
+	if (!npages || npages > RXR_POOL_MAX_PAGES)
+		return ERR_PTR(-EINVAL);
+
+	pool = kzalloc_node(struct_size(pool, pages, npages), GFP_KERNEL, nid);
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+	pool->npages = npages;
+	pool->stats = netdev_alloc_pcpu_stats(struct rxr_pool_pcpu_stats);
+	if (!pool->stats)
+		goto err_free_pool;
+
+	for (i = 0; i < npages; i++) {
+		pool->pages[i] = alloc_pages_node(nid, gfp, 0);
+		if (!pool->pages[i])
+			goto err_free_pages;
+	}
+	refcount_set(&pool->refcnt, 1);
+	atomic_set(&pool->hand, 0);
+	return pool;
+
+err_free_pages:
+	rxr_pool_free(pool, i);
+	return ERR_PTR(-ENOMEM);
+err_free_pool:
+	kfree(pool);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(rxr_pool_create);
+
+/**
+ * rxr_pool_get() - take a reference on a pool
+ * @pool: the pool
+ *
+ * Return: @pool.
+ */
+struct rxr_pool *rxr_pool_get(struct rxr_pool *pool)
+{
+	refcount_inc(&pool->refcnt);
+	return pool;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_get);
+
+/**
+ * rxr_pool_put() - drop a reference on a pool
+ * @pool: the pool
+ *
+ * The last reference drops the pool's reference on each of its pages:
+ * free pages go back to the page allocator now, pages in flight when their
+ * last user puts them.
+ *
+ * Context: any context.
+ */
+void rxr_pool_put(struct rxr_pool *pool)
+{
+	if (refcount_dec_and_test(&pool->refcnt))
+		rxr_pool_free(pool, pool->npages);
+}
+EXPORT_SYMBOL_GPL(rxr_pool_put);
+
+/* Claim @page if the pool's reference is its only one: 1 -> 2. */
+static bool rxr_pool_claim(struct page *page)
+{
+	if (!page_ref_freeze(page, 1))
+		return false;
+	page_ref_unfreeze(page, 2);
+	return true;
+}
+
+/**
+ * rxr_pool_take() - take a free page from a pool
+ * @pool: the pool
+ *
+ * Looks at each page at most once, from a clock hand shared by all CPUs,
+ * so that a pool with free pages usually answers at the first look.
+ * Allocates nothing.  The caller owns one reference on the page and gives
+ * it back with put_page().
+ *
+ * Context: any context.
+ * Return: a page, or NULL when every page of the pool is in use.
+ */
+struct page *rxr_pool_take(struct rxr_pool *pool)
+{
+	struct rxr_pool_pcpu_stats *stats;
+	struct page *page = NULL;
+	unsigned int i, idx;
+	unsigned long flags;
+
+	for (i = 0; i < pool->npages; i++) {
+		idx = (unsigned int)atomic_inc_return(&pool->hand) %
+		      pool->npages;
+		if (rxr_pool_claim(pool->pages[idx])) {
+			page = pool->pages[idx];
+			break;
+		}
+	}
+
+	stats = get_cpu_ptr(pool->stats);
+	flags = u64_stats_update_begin_irqsave(&stats->syncp);
+	if (page)
+		u64_stats_inc(&stats->taken);
+	else
+		u64_stats_inc(&stats->empty);
+	u64_stats_update_end_irqrestore(&stats->syncp, flags);
+	put_cpu_ptr(pool->stats);
+	return page;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_take);
+
+/**
+ * rxr_pool_size() - number of pages of a pool
+ * @pool: the pool
+ *
+ * Return: the number of pages, fixed at creation.
+ */
+unsigned int rxr_pool_size(const struct rxr_pool *pool)
+{
+	return pool->npages;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_size);
+
+/**
+ * rxr_pool_free_pages() - number of free pages of a pool
+ * @pool: the pool
+ *
+ * A snapshot for counters and tests: pages may be taken and given back
+ * while it counts.
+ *
+ * Return: the number of pages that only the pool holds.
+ */
+unsigned int rxr_pool_free_pages(const struct rxr_pool *pool)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < pool->npages; i++)
+		n += page_ref_count(pool->pages[i]) == 1;
+	return n;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_free_pages);
+
+/**
+ * rxr_pool_get_stats() - read a pool's counters, summed over CPUs
+ * @pool: the pool
+ * @stats: where to write them
+ */
+void rxr_pool_get_stats(const struct rxr_pool *pool,
+			struct rxr_pool_stats *stats)
+{
+	const struct rxr_pool_pcpu_stats *s;
+	unsigned int start;
+	u64 taken, empty;
+	int cpu;
+
+	memset(stats, 0, sizeof(*stats));
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(pool->stats, cpu);
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			taken = u64_stats_read(&s->taken);
+			empty = u64_stats_read(&s->empty);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		stats->taken += taken;
+		stats->empty += empty;
+	}
+}
+EXPORT_SYMBOL_GPL(rxr_pool_get_stats);

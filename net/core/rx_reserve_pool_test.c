@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of rx-reserve pools: creation, take, give back, exhaustion,
+ * give back from another CPU, and pages in flight when the pool goes away.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/workqueue.h>
+#include <net/rx_reserve.h>
+
+struct rxr_pool_test_size {
+	const char *name;
+	unsigned int npages;
+	int err;
+};
+
+static const struct rxr_pool_test_size rxr_pool_test_sizes[] = {
+	{ "zero pages", 0, -EINVAL },
+	{ "one page", 1, 0 },
+	{ "the largest pool", RXR_POOL_MAX_PAGES, 0 },
+	{ "one page too many", RXR_POOL_MAX_PAGES + 1, -EINVAL },
+};
+
+static void rxr_pool_test_size_desc(const struct rxr_pool_test_size *t,
+				    char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rxr_pool_test_size, rxr_pool_test_sizes,
+		  rxr_pool_test_size_desc);
+
+static void rxr_pool_test_create(struct kunit *test)
+{
+	const struct rxr_pool_test_size *t = test->param_value;
+	struct rxr_pool *pool;
+
+	pool = rxr_pool_create(t->npages, NUMA_NO_NODE);
+	if (t->err) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(pool), t->err);
+		return;
+	}
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	KUNIT_EXPECT_EQ(test, rxr_pool_size(pool), t->npages);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(pool), t->npages);
+	rxr_pool_put(pool);
+}
+
+static struct rxr_pool *rxr_pool_test_new(struct kunit *test,
+					  unsigned int npages)
+{
+	struct rxr_pool *pool = rxr_pool_create(npages, NUMA_NO_NODE);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, pool);
+	return pool;
+}
+
+static void rxr_pool_test_take_until_empty(struct kunit *test)
+{
+	struct rxr_pool *pool = rxr_pool_test_new(test, 4);
+	struct rxr_pool_stats stats;
+	struct page *pages[4];
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		pages[i] = rxr_pool_take(pool);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		KUNIT_EXPECT_EQ(test, page_ref_count(pages[i]), 2);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_PTR_NE(test, pages[i], pages[j]);
+	}
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(pool), 0);
+	KUNIT_EXPECT_NULL(test, rxr_pool_take(pool));
+	KUNIT_EXPECT_NULL(test, rxr_pool_take(pool));
+
+	rxr_pool_get_stats(pool, &stats);
+	KUNIT_EXPECT_EQ(test, stats.taken, 4);
+	KUNIT_EXPECT_EQ(test, stats.empty, 2);
+
+	for (i = 0; i < 4; i++)
+		put_page(pages[i]);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(pool), 4);
+	rxr_pool_put(pool);
+}
+
+static void rxr_pool_test_give_back(struct kunit *test)
+{
+	struct rxr_pool *pool = rxr_pool_test_new(test, 2);
+	struct page *a, *b, *c;
+
+	a = rxr_pool_take(pool);
+	b = rxr_pool_take(pool);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NULL(test, rxr_pool_take(pool));
+
+	/* An skb frag holding a second reference keeps the page in use. */
+	get_page(a);
+	put_page(a);
+	KUNIT_EXPECT_NULL(test, rxr_pool_take(pool));
+
+	/* The last user's put_page() gives it back to the same pool. */
+	put_page(a);
+	c = rxr_pool_take(pool);
+	KUNIT_EXPECT_PTR_EQ(test, c, a);
+
+	put_page(b);
+	put_page(c);
+	rxr_pool_put(pool);
+}
+
+struct rxr_pool_test_remote {
+	struct work_struct work;
+	struct page *page;
+	int cpu;
+};
+
+static void rxr_pool_test_remote_put(struct work_struct *work)
+{
+	struct rxr_pool_test_remote *r;
+
+	r = container_of(work, struct rxr_pool_test_remote, work);
+	r->cpu = raw_smp_processor_id();
+	put_page(r->page);
+}
+
+static void rxr_pool_test_give_back_remote(struct kunit *test)
+{
+	struct rxr_pool *pool = rxr_pool_test_new(test, 1);
+	struct rxr_pool_test_remote r = {};
+	int cpu, here;
+
+	here = get_cpu();
+	cpu = cpumask_any_but(cpu_online_mask, here);
+	put_cpu();
+	if (cpu >= nr_cpu_ids) {
+		rxr_pool_put(pool);
+		kunit_skip(test, "needs a second online CPU");
+	}
+
+	r.page = rxr_pool_take(pool);
+	KUNIT_ASSERT_NOT_NULL(test, r.page);
+	KUNIT_ASSERT_NULL(test, rxr_pool_take(pool));
+
+	INIT_WORK_ONSTACK(&r.work, rxr_pool_test_remote_put);
+	schedule_work_on(cpu, &r.work);
+	flush_work(&r.work);
+	destroy_work_on_stack(&r.work);
+
+	KUNIT_EXPECT_EQ(test, r.cpu, cpu);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_pool_take(pool), r.page);
+	put_page(r.page);
+	rxr_pool_put(pool);
+}
+
+static void rxr_pool_test_in_flight_at_put(struct kunit *test)
+{
+	struct rxr_pool *pool = rxr_pool_test_new(test, 2);
+	struct page *page;
+
+	page = rxr_pool_take(pool);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+
+	/* The pool goes away while an skb still holds one of its pages. */
+	rxr_pool_put(pool);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), 1);
+	put_page(page);
+}
+
+static void rxr_pool_test_refcount(struct kunit *test)
+{
+	struct rxr_pool *pool = rxr_pool_test_new(test, 1);
+
+	KUNIT_EXPECT_PTR_EQ(test, rxr_pool_get(pool), pool);
+	rxr_pool_put(pool);
+	/* Still usable on the creator's reference. */
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(pool), 1);
+	rxr_pool_put(pool);
+}
+
+static struct kunit_case rxr_pool_test_cases[] = {
+	KUNIT_CASE_PARAM(rxr_pool_test_create, rxr_pool_test_size_gen_params),
+	KUNIT_CASE(rxr_pool_test_take_until_empty),
+	KUNIT_CASE(rxr_pool_test_give_back),
+	KUNIT_CASE(rxr_pool_test_give_back_remote),
+	KUNIT_CASE(rxr_pool_test_in_flight_at_put),
+	KUNIT_CASE(rxr_pool_test_refcount),
+	{}
+};
+
+static struct kunit_suite rxr_pool_test_suite = {
+	.name = "rx_reserve_pool",
+	.test_cases = rxr_pool_test_cases,
+};
+
+kunit_test_suite(rxr_pool_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for rx-reserve pools");
+MODULE_LICENSE("GPL");
