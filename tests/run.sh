@@ -4,7 +4,7 @@
 # run.sh [all|build|tools|kunit|selftests|upstream]: the `make test` driver.
 #
 # Phases (all, in this order):
-#   build      both kernels and the guest image (make kernels initramfs)
+#   build      both kernels, the guest image and the bench tools (make all)
 #   tools      unit tests of the project's userspace tools
 #   kunit      the KUnit suites built into the patched kernel, in a guest
 #   selftests  the project's kselftests in guests with each NIC model
@@ -87,11 +87,11 @@ guest_tap()
 phase_build()
 {
 	phase_start build
-	if make -s kernels initramfs > "$results/build.log" 2>&1; then
-		tap pass "build: patched and vanilla kernels, guest image"
+	if make -s all > "$results/build.log" 2>&1; then
+		tap pass "build: patched and vanilla kernels, guest image, bench tools"
 	else
 		tail -n 40 "$results/build.log" | sed 's/^/# /'
-		tap fail "build: patched and vanilla kernels, guest image" \
+		tap fail "build: patched and vanilla kernels, guest image, bench tools" \
 			"see $results/build.log"
 		phase_end
 		return 1
