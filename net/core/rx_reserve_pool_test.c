@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of rx-reserve pools: creation, take, give back, exhaustion,
- * give back from another CPU, and pages in flight when the pool goes away.
+ * give back from another CPU, two CPUs taking at once, and pages in flight
+ * when the pool goes away.
  */
 
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/workqueue.h>
 #include <net/rx_reserve.h>
@@ -155,6 +157,98 @@ static void rxr_pool_test_give_back_remote(struct kunit *test)
 	rxr_pool_put(pool);
 }
 
+#define RXR_POOL_TEST_RACE_PAGES	1
+#define RXR_POOL_TEST_RACE_LOOPS	20000
+
+struct rxr_pool_test_racer {
+	struct work_struct work;
+	struct rxr_pool *pool;
+	struct page **pages;
+	atomic_t *holders;
+	unsigned int taken, empty, doubles;
+};
+
+/* Take and give back pages, checking that no page has two holders. */
+static void rxr_pool_test_race(struct work_struct *work)
+{
+	struct rxr_pool_test_racer *r;
+	struct page *page;
+	unsigned int i, j;
+
+	r = container_of(work, struct rxr_pool_test_racer, work);
+	for (i = 0; i < RXR_POOL_TEST_RACE_LOOPS; i++) {
+		page = rxr_pool_take(r->pool);
+		if (!page) {
+			r->empty++;
+			continue;
+		}
+		r->taken++;
+		for (j = 0; j < RXR_POOL_TEST_RACE_PAGES; j++) {
+			if (r->pages[j] != page)
+				continue;
+			if (atomic_inc_return(&r->holders[j]) != 1)
+				r->doubles++;
+			/* Hold it a moment, as a ring or an skb would. */
+			udelay(1);
+			atomic_dec(&r->holders[j]);
+		}
+		put_page(page);
+	}
+}
+
+static void rxr_pool_test_take_race(struct kunit *test)
+{
+	const unsigned int npages = RXR_POOL_TEST_RACE_PAGES;
+	struct rxr_pool *pool = rxr_pool_test_new(test, npages);
+	atomic_t holders[RXR_POOL_TEST_RACE_PAGES] = {};
+	struct page *pages[RXR_POOL_TEST_RACE_PAGES];
+	struct rxr_pool_test_racer r[2] = {};
+	struct rxr_pool_stats stats;
+	int i, cpu[2];
+
+	cpu[0] = cpumask_first(cpu_online_mask);
+	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
+	if (cpu[1] >= nr_cpu_ids) {
+		rxr_pool_put(pool);
+		kunit_skip(test, "needs a second online CPU");
+	}
+
+	/* Learn the pool's pages, then give them back. */
+	for (i = 0; i < RXR_POOL_TEST_RACE_PAGES; i++)
+		pages[i] = rxr_pool_take(pool);
+	for (i = 0; i < RXR_POOL_TEST_RACE_PAGES; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		put_page(pages[i]);
+	}
+
+	for (i = 0; i < 2; i++) {
+		r[i].pool = pool;
+		r[i].pages = pages;
+		r[i].holders = holders;
+		INIT_WORK_ONSTACK(&r[i].work, rxr_pool_test_race);
+		schedule_work_on(cpu[i], &r[i].work);
+	}
+	for (i = 0; i < 2; i++) {
+		flush_work(&r[i].work);
+		destroy_work_on_stack(&r[i].work);
+		KUNIT_EXPECT_EQ(test, r[i].doubles, 0);
+		KUNIT_EXPECT_EQ(test, r[i].taken + r[i].empty,
+				RXR_POOL_TEST_RACE_LOOPS);
+	}
+
+	for (i = 0; i < 2; i++)
+		kunit_info(test, "CPU %d took %u pages, found none %u times\n",
+			   cpu[i], r[i].taken, r[i].empty);
+
+	rxr_pool_get_stats(pool, &stats);
+	KUNIT_EXPECT_EQ(test, stats.taken,
+			RXR_POOL_TEST_RACE_PAGES + r[0].taken + r[1].taken);
+	KUNIT_EXPECT_EQ(test, stats.empty, r[0].empty + r[1].empty);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(pool),
+			RXR_POOL_TEST_RACE_PAGES);
+	rxr_pool_put(pool);
+}
+
 static void rxr_pool_test_in_flight_at_put(struct kunit *test)
 {
 	struct rxr_pool *pool = rxr_pool_test_new(test, 2);
@@ -185,6 +279,7 @@ static struct kunit_case rxr_pool_test_cases[] = {
 	KUNIT_CASE(rxr_pool_test_take_until_empty),
 	KUNIT_CASE(rxr_pool_test_give_back),
 	KUNIT_CASE(rxr_pool_test_give_back_remote),
+	KUNIT_CASE(rxr_pool_test_take_race),
 	KUNIT_CASE(rxr_pool_test_in_flight_at_put),
 	KUNIT_CASE(rxr_pool_test_refcount),
 	{}
