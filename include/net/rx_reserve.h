@@ -7,49 +7,248 @@
 #ifndef _NET_RX_RESERVE_H
 #define _NET_RX_RESERVE_H
 
+#include <linux/errno.h>
+#include <linux/in6.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
+#include <net/rx_reserve_pool.h>
 
+struct ethtool_rxnfc;
+struct net_device;
 struct page;
-struct rxr_pool;
+struct rxr_dev;
+struct rxr_flow;
+struct sock;
 
 /**
- * DOC: rx-reserve pools
+ * DOC: rx-reserve priority flows
  *
- * A pool is a fixed set of order-0 pages, allocated when the pool is
- * created, while memory is still there.  The pool keeps one reference on
- * each of its pages for its whole life, so a page is never given back to
- * the page allocator while the pool exists.  A page is free when that
- * reference is the only one: rxr_pool_take() claims a free page by raising
- * its count from 1 to 2, and whoever holds the page (a driver's RX ring, an
- * skb frag or head) gives it back with a plain put_page(), from any
- * context and on any CPU, allocating nothing.
+ * A priority flow is a TCP socket that the kernel marked with
+ * sk_set_memalloc() (NBD, iSCSI, NVMe/TCP, swap over NFS), or that a
+ * CAP_NET_ADMIN process marked with the SO_RX_RESERVE socket option.  The
+ * flow gets its pool when it is marked, and registers with the device its
+ * route uses once it has a route and a local port: when it connects, and
+ * again whenever the route changes.  It leaves the device on close, on
+ * device unregister and on namespace exit, and gives its pool up when the
+ * socket is destroyed or unmarked.
  *
- * The pool's own lifetime is a refcount: rxr_pool_put() of the last
- * reference drops the pool's page references, so that pages still in
- * flight are freed by their last user.
+ * On a device that a driver attached with rxr_dev_attach(), the core puts
+ * each flow in one of the device's exact-match filter slots, steering it
+ * to the reserve queue, or, when the slots are used up, an insert fails
+ * or the device has none, in software: the driver may then lend the
+ * flow's pool pages to its regular queues when its own allocation fails
+ * (rxr_lend_page()).
  */
-
-/* The most pages one pool may hold. */
-#define RXR_POOL_MAX_PAGES	4096
-
-struct rxr_pool *rxr_pool_create(unsigned int npages, int nid);
-struct rxr_pool *rxr_pool_get(struct rxr_pool *pool);
-void rxr_pool_put(struct rxr_pool *pool);
-struct page *rxr_pool_take(struct rxr_pool *pool);
-unsigned int rxr_pool_size(const struct rxr_pool *pool);
-unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
 
 /**
- * struct rxr_pool_stats - what a pool did, summed over CPUs
- * @taken: pages handed out by rxr_pool_take()
- * @empty: rxr_pool_take() calls that found no free page
+ * struct rxr_tuple - a flow as received: remote to local
+ * @saddr: remote address; IPv4 as v4-mapped IPv6
+ * @daddr: local address; IPv4 as v4-mapped IPv6
+ * @sport: remote port
+ * @dport: local port
+ * @family: %AF_INET or %AF_INET6
+ * @pad: zero
  */
-struct rxr_pool_stats {
-	u64 taken;
-	u64 empty;
+struct rxr_tuple {
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	__be16 sport;
+	__be16 dport;
+	u16 family;
+	u16 pad;
 };
 
-void rxr_pool_get_stats(const struct rxr_pool *pool,
-			struct rxr_pool_stats *stats);
+/**
+ * struct rxr_dev_caps - what a driver gives the core
+ * @reserve_queue: RX queue dedicated to priority flows and posted only
+ *	with rxr_queue_page() pages, or -1 for none
+ * @hw_slots: exact-match ntuple filters the core may use, 0 for none
+ * @slot_base: first ntuple location of the core's range; the core uses
+ *	locations @slot_base to @slot_base + @hw_slots - 1 and the
+ *	administrator may not
+ */
+struct rxr_dev_caps {
+	int reserve_queue;
+	unsigned int hw_slots;
+	unsigned int slot_base;
+};
+
+/**
+ * enum rxr_dev_stat - per-device events a driver counts
+ * @RXR_STAT_STEERED: priority packets received on the reserve queue
+ * @RXR_STAT_LENT: pool pages lent to a regular queue (rxr_lend_page())
+ * @RXR_STAT_LENT_DELIVERED: lent pages that carried their owner's packet
+ * @RXR_STAT_RECYCLED: non-priority packets whose buffer was reposted in
+ *	place
+ * @RXR_STAT_DROPPED: priority packets dropped for want of a buffer
+ * @RXR_STAT_ALLOC_FAIL: driver RX allocations that failed
+ * @RXR_STAT_NUM: number of counters
+ */
+enum rxr_dev_stat {
+	RXR_STAT_STEERED,
+	RXR_STAT_LENT,
+	RXR_STAT_LENT_DELIVERED,
+	RXR_STAT_RECYCLED,
+	RXR_STAT_DROPPED,
+	RXR_STAT_ALLOC_FAIL,
+	RXR_STAT_NUM,
+};
+
+/* Name of the ethtool private flag that switches rx-reserve on a device. */
+#define RXR_PRIV_FLAG	"rx-reserve"
+
+#if IS_ENABLED(CONFIG_RX_RESERVE)
+
+DECLARE_STATIC_KEY_FALSE(rxr_flows_key);
+
+/* Hooks called by the socket layer. */
+void __rxr_sk_update(struct sock *sk);
+void rxr_sk_memalloc(struct sock *sk, bool on);
+void rxr_sk_destruct(struct sock *sk);
+void rxr_sk_clone(struct sock *newsk);
+int rxr_sk_setsockopt(struct sock *sk, bool on);
+int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
+			    const struct ethtool_rxnfc *info);
+
+/* Driver API. */
+int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps);
+void rxr_dev_detach(struct net_device *dev);
+int rxr_dev_set_enabled(struct net_device *dev, bool on);
+bool rxr_dev_enabled(const struct net_device *dev);
+bool rxr_dev_active(const struct net_device *dev);
+bool rxr_dev_emergency(const struct net_device *dev);
+struct page *rxr_queue_page(struct net_device *dev);
+struct rxr_flow *rxr_classify(const struct net_device *dev,
+			      const void *data, unsigned int len);
+bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
+struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag);
+bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag);
+void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
+void rxr_rx_alloc_failed(struct net_device *dev);
+int rxr_ethtool_sset_count(const struct net_device *dev);
+void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data);
+void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data);
+
+/**
+ * rxr_active() - whether any priority flow exists
+ *
+ * A static branch: with no priority flow on the system, this is all the
+ * RX fast path pays.
+ *
+ * Return: true while at least one priority flow exists.
+ */
+static inline bool rxr_active(void)
+{
+	return static_branch_unlikely(&rxr_flows_key);
+}
+
+#else /* CONFIG_RX_RESERVE */
+
+static inline bool rxr_active(void)
+{
+	return false;
+}
+
+static inline void __rxr_sk_update(struct sock *sk) { }
+static inline void rxr_sk_memalloc(struct sock *sk, bool on) { }
+static inline void rxr_sk_destruct(struct sock *sk) { }
+static inline void rxr_sk_clone(struct sock *newsk) { }
+
+static inline int rxr_sk_setsockopt(struct sock *sk, bool on)
+{
+	return -ENOPROTOOPT;
+}
+
+static inline int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
+					  const struct ethtool_rxnfc *info)
+{
+	return 0;
+}
+
+static inline int rxr_dev_attach(struct net_device *dev,
+				 const struct rxr_dev_caps *caps)
+{
+	return 0;
+}
+
+static inline void rxr_dev_detach(struct net_device *dev) { }
+
+static inline int rxr_dev_set_enabled(struct net_device *dev, bool on)
+{
+	return on ? -EOPNOTSUPP : 0;
+}
+
+static inline bool rxr_dev_enabled(const struct net_device *dev)
+{
+	return false;
+}
+
+static inline bool rxr_dev_active(const struct net_device *dev)
+{
+	return false;
+}
+
+static inline bool rxr_dev_emergency(const struct net_device *dev)
+{
+	return false;
+}
+
+static inline struct page *rxr_queue_page(struct net_device *dev)
+{
+	return NULL;
+}
+
+static inline struct rxr_flow *rxr_classify(const struct net_device *dev,
+					    const void *data, unsigned int len)
+{
+	return NULL;
+}
+
+static inline bool rxr_parse(const void *data, unsigned int len,
+			     struct rxr_tuple *t)
+{
+	return false;
+}
+
+static inline struct page *rxr_lend_page(struct net_device *dev,
+					 struct rxr_pool **tag)
+{
+	return NULL;
+}
+
+static inline bool rxr_flow_owns(const struct rxr_flow *flow,
+				 const struct rxr_pool *tag)
+{
+	return false;
+}
+
+static inline void rxr_dev_count(struct net_device *dev,
+				 enum rxr_dev_stat stat, u32 n) { }
+static inline void rxr_rx_alloc_failed(struct net_device *dev) { }
+
+static inline int rxr_ethtool_sset_count(const struct net_device *dev)
+{
+	return 0;
+}
+
+static inline void rxr_ethtool_get_strings(const struct net_device *dev,
+					   u8 **data) { }
+static inline void rxr_ethtool_get_stats(const struct net_device *dev,
+					 u64 **data) { }
+
+#endif /* CONFIG_RX_RESERVE */
+
+/**
+ * rxr_sk_update() - tell rx-reserve a socket's route or state changed
+ * @sk: the socket
+ *
+ * Called where TCP sets a socket's route (sk_setup_caps()) and state
+ * (tcp_set_state()).  Costs a static branch unless priority flows exist.
+ */
+static inline void rxr_sk_update(struct sock *sk)
+{
+	if (rxr_active())
+		__rxr_sk_update(sk);
+}
 
 #endif /* _NET_RX_RESERVE_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rx-reserve pools: fixed sets of pages reserved for a priority flow's RX
- * buffers.  See the DOC: section in include/net/rx_reserve.h.
+ * buffers.  See the DOC: section in include/net/rx_reserve_pool.h.
  */
 
 #include <linux/gfp.h>
@@ -12,7 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/u64_stats_sync.h>
-#include <net/rx_reserve.h>
+#include <net/rx_reserve_pool.h>
 
 struct rxr_pool_pcpu_stats {
 	struct u64_stats_sync syncp;

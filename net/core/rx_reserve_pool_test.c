@@ -10,7 +10,7 @@
 #include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/workqueue.h>
-#include <net/rx_reserve.h>
+#include <net/rx_reserve_pool.h>
 
 struct rxr_pool_test_size {
 	const char *name;

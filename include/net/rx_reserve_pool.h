@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rx-reserve pools: fixed sets of pages reserved for the RX buffers of a
+ * priority flow.
+ */
+#ifndef _NET_RX_RESERVE_POOL_H
+#define _NET_RX_RESERVE_POOL_H
+
+#include <linux/types.h>
+
+struct page;
+struct rxr_pool;
+
+/**
+ * DOC: rx-reserve pools
+ *
+ * A pool is a fixed set of order-0 pages, allocated when the pool is
+ * created, while memory is still there.  The pool keeps one reference on
+ * each of its pages for its whole life, so a page is never given back to
+ * the page allocator while the pool exists.  A page is free when that
+ * reference is the only one: rxr_pool_take() claims a free page by raising
+ * its count from 1 to 2, and whoever holds the page (a driver's RX ring, an
+ * skb frag or head) gives it back with a plain put_page(), from any
+ * context and on any CPU, allocating nothing.
+ *
+ * The pool's own lifetime is a refcount: rxr_pool_put() of the last
+ * reference drops the pool's page references, so that pages still in
+ * flight are freed by their last user.
+ */
+
+/* The most pages one pool may hold. */
+#define RXR_POOL_MAX_PAGES	4096
+
+struct rxr_pool *rxr_pool_create(unsigned int npages, int nid);
+struct rxr_pool *rxr_pool_get(struct rxr_pool *pool);
+void rxr_pool_put(struct rxr_pool *pool);
+struct page *rxr_pool_take(struct rxr_pool *pool);
+unsigned int rxr_pool_size(const struct rxr_pool *pool);
+unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
+
+/**
+ * struct rxr_pool_stats - what a pool did, summed over CPUs
+ * @taken: pages handed out by rxr_pool_take()
+ * @empty: rxr_pool_take() calls that found no free page
+ */
+struct rxr_pool_stats {
+	u64 taken;
+	u64 empty;
+};
+
+void rxr_pool_get_stats(const struct rxr_pool *pool,
+			struct rxr_pool_stats *stats);
+
+#endif /* _NET_RX_RESERVE_POOL_H */

@@ -1,0 +1,1818 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rx-reserve: priority flows, their registration with the device their
+ * route uses, exact-match steering slots, the software fallback and
+ * emergency mode.  See Documentation/networking/rx-reserve.rst.
+ */
+
+#include <linux/ethtool.h>
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/proc_fs.h>
+#include <linux/random.h>
+#include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/vmstat.h>
+#include <kunit/visibility.h>
+#include <net/inet_sock.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+
+#include "rx_reserve_priv.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/rx_reserve.h>
+
+DEFINE_STATIC_KEY_FALSE(rxr_flows_key);
+EXPORT_SYMBOL_GPL(rxr_flows_key);
+
+/*
+ * rxr_lock protects the flow and device lists, each flow's registration
+ * (rdev, tuple, slot, set index), each device's sets, hash chains (for
+ * writers) and slot owners, and sk->sk_rx_reserve.
+ */
+static DEFINE_SPINLOCK(rxr_lock);
+static LIST_HEAD(rxr_flow_list);
+static LIST_HEAD(rxr_dev_list);
+static unsigned int rxr_nflows;
+static u32 rxr_hash_seed __read_mostly;
+
+/* Global counters, shown in /proc/net/rx_reserve. */
+static atomic_t rxr_pages_total;
+static atomic64_t rxr_nopool_cap;
+static atomic64_t rxr_nopool_enomem;
+static atomic64_t rxr_nodev;
+
+/* Sysctls, see rxr_sysctl[]. */
+static int rxr_pool_pages __read_mostly = 256;
+static int rxr_max_pages __read_mostly = 16384;
+static int rxr_fallback __read_mostly = RXR_FALLBACK_WEIGHTED;
+static int rxr_emergency_hold_ms __read_mostly = 1000;
+
+static atomic_t rxr_key_pending;
+static void rxr_key_work_fn(struct work_struct *work);
+static DECLARE_WORK(rxr_key_work, rxr_key_work_fn);
+
+#define RXR_MONITOR_PERIOD	(HZ / 10)
+static void rxr_monitor_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(rxr_monitor_work, rxr_monitor_fn);
+
+static void rxr_key_work_fn(struct work_struct *work)
+{
+	while (atomic_dec_if_positive(&rxr_key_pending) >= 0)
+		static_branch_dec(&rxr_flows_key);
+}
+
+static u32 rxr_tuple_hash(const struct rxr_tuple *t)
+{
+	BUILD_BUG_ON(sizeof(*t) % sizeof(u32));
+	return jhash2((const u32 *)t, sizeof(*t) / sizeof(u32),
+		      rxr_hash_seed);
+}
+
+static struct rxr_dev *rxr_dev_deref(const struct net_device *dev)
+{
+	return rcu_dereference_check(dev->rx_reserve,
+				     lockdep_is_held(&rxr_lock) ||
+				     lockdep_rtnl_is_held());
+}
+
+/* Flow sets: arrays a driver's RX path reads under RCU. */
+
+static void rxr_set_add(struct rxr_flow_set *set, struct rxr_flow *flow)
+{
+	flow->set_idx = -1;
+	if (!flow->pool || set->n >= RXR_DEV_MAX_FLOWS)
+		return;
+	WRITE_ONCE(set->flow[set->n], flow);
+	flow->set_idx = set->n;
+	WRITE_ONCE(set->n, set->n + 1);
+}
+
+static void rxr_set_del(struct rxr_flow_set *set, struct rxr_flow *flow)
+{
+	int last;
+
+	if (flow->set_idx < 0)
+		return;
+	last = set->n - 1;
+	if (flow->set_idx != last) {
+		WRITE_ONCE(set->flow[flow->set_idx], set->flow[last]);
+		set->flow[flow->set_idx]->set_idx = flow->set_idx;
+	}
+	WRITE_ONCE(set->flow[last], NULL);
+	WRITE_ONCE(set->n, last);
+	flow->set_idx = -1;
+}
+
+/* Devices */
+
+static void rxr_dev_free_rcu(struct rcu_head *head)
+{
+	struct rxr_dev *rdev = container_of(head, struct rxr_dev, rcu);
+
+	free_percpu(rdev->stats);
+	kfree(rdev->slot_owner);
+	bitmap_free(rdev->slot_installed);
+	kfree(rdev);
+}
+
+static void rxr_dev_put(struct rxr_dev *rdev)
+{
+	if (refcount_dec_and_test(&rdev->refcnt))
+		call_rcu(&rdev->rcu, rxr_dev_free_rcu);
+}
+
+static void rxr_dev_sync_work(struct work_struct *work);
+
+static struct rxr_dev *rxr_dev_alloc(struct net_device *dev, gfp_t gfp)
+{
+	struct rxr_dev *rdev;
+	int cpu;
+
+	rdev = kzalloc(sizeof(*rdev), gfp);
+	if (!rdev)
+		return NULL;
+	rdev->stats = alloc_percpu_gfp(struct rxr_dev_pcpu_stats, gfp);
+	if (!rdev->stats) {
+		kfree(rdev);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(rdev->stats, cpu)->syncp);
+	rdev->dev = dev;
+	refcount_set(&rdev->refcnt, 1);
+	INIT_LIST_HEAD(&rdev->flows);
+	rdev->caps.reserve_queue = -1;
+	rdev->enabled = true;
+	mutex_init(&rdev->slot_mutex);
+	INIT_WORK(&rdev->sync_work, rxr_dev_sync_work);
+	return rdev;
+}
+
+/*
+ * The state of @dev, created from @prealloc or with GFP_ATOMIC if it has
+ * none.  NULL for a device that is unregistering.  rxr_lock held.
+ */
+static struct rxr_dev *rxr_dev_get_locked(struct net_device *dev,
+					  struct rxr_dev **prealloc)
+{
+	struct rxr_dev *rdev = rxr_dev_deref(dev);
+
+	lockdep_assert_held(&rxr_lock);
+	if (rdev)
+		return rdev->dead ? NULL : rdev;
+	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED ||
+	    dev == blackhole_netdev)
+		return NULL;
+	if (prealloc && *prealloc) {
+		rdev = *prealloc;
+		*prealloc = NULL;
+	} else {
+		rdev = rxr_dev_alloc(dev, GFP_ATOMIC);
+		if (!rdev)
+			return NULL;
+	}
+	list_add_tail(&rdev->node, &rxr_dev_list);
+	rcu_assign_pointer(dev->rx_reserve, rdev);
+	return rdev;
+}
+
+/* Queue the steering work of a device with slots.  rxr_lock held. */
+static void rxr_dev_kick(struct rxr_dev *rdev)
+{
+	if (!rdev->attached || !rdev->caps.hw_slots || rdev->dead)
+		return;
+	refcount_inc(&rdev->refcnt);
+	if (!queue_work(system_wq, &rdev->sync_work))
+		rxr_dev_put(rdev);
+}
+
+/* Flows */
+
+static void rxr_flow_free_rcu(struct rcu_head *head)
+{
+	struct rxr_flow *flow = container_of(head, struct rxr_flow, rcu);
+
+	if (flow->pool) {
+		atomic_sub(rxr_pool_size(flow->pool), &rxr_pages_total);
+		rxr_pool_put(flow->pool);
+	}
+	kfree(flow);
+}
+
+static void rxr_flow_put(struct rxr_flow *flow)
+{
+	if (refcount_dec_and_test(&flow->refcnt))
+		call_rcu(&flow->rcu, rxr_flow_free_rcu);
+}
+
+/* Take @flow off its device.  rxr_lock held. */
+static void __rxr_flow_unbind(struct rxr_flow *flow)
+{
+	struct rxr_dev *rdev = flow->rdev;
+
+	if (!rdev)
+		return;
+	hlist_del_init_rcu(&flow->hnode);
+	list_del_init(&flow->dev_node);
+	rdev->nflows--;
+	if (flow->slot >= 0) {
+		rxr_set_del(&rdev->hw, flow);
+		rdev->slot_owner[flow->slot] = NULL;
+		flow->slot = -1;
+	} else {
+		rxr_set_del(&rdev->sw, flow);
+	}
+	flow->rdev = NULL;
+	rxr_dev_kick(rdev);
+	trace_rxr_flow_unregister(rdev->dev, &flow->tuple,
+				  flow->pool ? rxr_pool_size(flow->pool) : 0);
+}
+
+/* Register @flow with @rdev as @t.  rxr_lock held. */
+static void __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
+			    const struct rxr_tuple *t)
+{
+	if (flow->rdev == rdev && !memcmp(&flow->tuple, t, sizeof(*t)))
+		return;
+	__rxr_flow_unbind(flow);
+	flow->tuple = *t;
+	flow->hash = rxr_tuple_hash(t);
+	flow->rdev = rdev;
+	flow->hw_failed = false;
+	list_add_tail(&flow->dev_node, &rdev->flows);
+	rdev->nflows++;
+	hlist_add_head_rcu(&flow->hnode,
+			   &rdev->hash[hash_min(flow->hash, RXR_HASH_BITS)]);
+	rxr_set_add(&rdev->sw, flow);
+	rxr_dev_kick(rdev);
+	trace_rxr_flow_register(rdev->dev, t,
+				flow->pool ? rxr_pool_size(flow->pool) : 0);
+}
+
+/**
+ * rxr_flow_create() - allocate a flow and its pool
+ * @mark: why it is a priority flow
+ * @npages: pages of its pool
+ *
+ * The pool is allocated now, while memory is still there.  When the global
+ * cap or the page allocator refuses it, the flow is created without a pool
+ * and is served by mainline's shared pfmemalloc reserve; a counter says so.
+ *
+ * Context: process context.
+ * Return: the flow, or NULL if the flow itself could not be allocated.
+ */
+VISIBLE_IF_KUNIT
+struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
+{
+	struct rxr_flow *flow;
+	bool first;
+
+	flow = kzalloc(sizeof(*flow), GFP_KERNEL);
+	if (!flow)
+		return NULL;
+	INIT_LIST_HEAD(&flow->dev_node);
+	INIT_HLIST_NODE(&flow->hnode);
+	refcount_set(&flow->refcnt, 1);
+	flow->slot = -1;
+	flow->set_idx = -1;
+	flow->mark = mark;
+
+	if (atomic_add_return(npages, &rxr_pages_total) >
+	    READ_ONCE(rxr_max_pages)) {
+		atomic64_inc(&rxr_nopool_cap);
+	} else {
+		flow->pool = rxr_pool_create(npages, NUMA_NO_NODE);
+		if (IS_ERR(flow->pool)) {
+			flow->pool = NULL;
+			atomic64_inc(&rxr_nopool_enomem);
+		}
+	}
+	if (!flow->pool)
+		atomic_sub(npages, &rxr_pages_total);
+
+	static_branch_inc(&rxr_flows_key);
+	spin_lock_bh(&rxr_lock);
+	list_add_tail(&flow->node, &rxr_flow_list);
+	first = !rxr_nflows++;
+	spin_unlock_bh(&rxr_lock);
+	if (first)
+		mod_delayed_work(system_wq, &rxr_monitor_work,
+				 RXR_MONITOR_PERIOD);
+	return flow;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_create);
+
+/**
+ * rxr_flow_release() - unregister a flow and drop the socket's reference
+ * @flow: the flow
+ *
+ * The pool goes when the last reference does, after an RCU grace period;
+ * pages still in flight then are freed by their last user.
+ *
+ * Context: any context.
+ */
+VISIBLE_IF_KUNIT void rxr_flow_release(struct rxr_flow *flow)
+{
+	spin_lock_bh(&rxr_lock);
+	__rxr_flow_unbind(flow);
+	list_del(&flow->node);
+	rxr_nflows--;
+	flow->sk = NULL;
+	spin_unlock_bh(&rxr_lock);
+
+	atomic_inc(&rxr_key_pending);
+	schedule_work(&rxr_key_work);
+	rxr_flow_put(flow);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_release);
+
+/**
+ * rxr_flow_bind() - register a flow with a device
+ * @flow: the flow
+ * @dev: the device
+ * @t: the flow as received on @dev
+ *
+ * Return: 0, or -ENODEV if @dev is going away or its state could not be
+ * allocated.
+ */
+VISIBLE_IF_KUNIT int rxr_flow_bind(struct rxr_flow *flow,
+				   struct net_device *dev,
+				   const struct rxr_tuple *t)
+{
+	struct rxr_dev *rdev;
+	int err = 0;
+
+	spin_lock_bh(&rxr_lock);
+	rdev = rxr_dev_get_locked(dev, NULL);
+	if (rdev) {
+		__rxr_flow_bind(flow, rdev, t);
+	} else {
+		__rxr_flow_unbind(flow);
+		atomic64_inc(&rxr_nodev);
+		err = -ENODEV;
+	}
+	spin_unlock_bh(&rxr_lock);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_bind);
+
+/**
+ * rxr_flow_unbind() - take a flow off its device
+ * @flow: the flow
+ */
+VISIBLE_IF_KUNIT void rxr_flow_unbind(struct rxr_flow *flow)
+{
+	spin_lock_bh(&rxr_lock);
+	__rxr_flow_unbind(flow);
+	spin_unlock_bh(&rxr_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_unbind);
+
+/* Sockets */
+
+static bool rxr_sk_tuple(const struct sock *sk, struct rxr_tuple *t)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+	memset(t, 0, sizeof(*t));
+	if (!inet->inet_sport || !inet->inet_dport)
+		return false;
+	t->sport = inet->inet_dport;
+	t->dport = inet->inet_sport;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr)) {
+		t->saddr = sk->sk_v6_daddr;
+		t->daddr = sk->sk_v6_rcv_saddr;
+		t->family = AF_INET6;
+		return true;
+	}
+#endif
+	ipv6_addr_set_v4mapped(inet->inet_daddr, &t->saddr);
+	ipv6_addr_set_v4mapped(inet->inet_saddr, &t->daddr);
+	t->family = AF_INET;
+	return true;
+}
+
+#define RXR_TCPF_LIVE	(TCPF_SYN_SENT | TCPF_SYN_RECV | TCPF_ESTABLISHED | \
+			 TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
+			 TCPF_LAST_ACK | TCPF_CLOSING)
+
+/**
+ * __rxr_sk_update() - register a priority socket with its route's device
+ * @sk: the socket
+ *
+ * Registers a connecting or connected priority socket with the device of
+ * its current route, moving it when the route moved, and unregisters it
+ * when it has no route or is closed.  Called through rxr_sk_update().
+ *
+ * Context: any context.
+ */
+void __rxr_sk_update(struct sock *sk)
+{
+	struct net_device *dev = NULL;
+	struct rxr_dev *rdev = NULL;
+	struct rxr_flow *flow;
+	struct dst_entry *dst;
+	struct rxr_tuple t;
+
+	if (!sock_flag(sk, SOCK_RX_RESERVE))
+		return;
+
+	rcu_read_lock();
+	if (((1 << READ_ONCE(sk->sk_state)) & RXR_TCPF_LIVE) &&
+	    rxr_sk_tuple(sk, &t)) {
+		dst = rcu_dereference(sk->sk_dst_cache);
+		if (dst)
+			dev = READ_ONCE(dst->dev);
+	}
+
+	spin_lock_bh(&rxr_lock);
+	flow = sk->sk_rx_reserve;
+	if (flow) {
+		if (dev)
+			rdev = rxr_dev_get_locked(dev, NULL);
+		if (rdev)
+			__rxr_flow_bind(flow, rdev, &t);
+		else
+			__rxr_flow_unbind(flow);
+		if (dev && !rdev)
+			atomic64_inc(&rxr_nodev);
+	}
+	spin_unlock_bh(&rxr_lock);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(__rxr_sk_update);
+
+static int rxr_sk_mark(struct sock *sk, u8 mark)
+{
+	struct rxr_flow *flow;
+
+	spin_lock_bh(&rxr_lock);
+	flow = sk->sk_rx_reserve;
+	if (flow)
+		flow->mark |= mark;
+	spin_unlock_bh(&rxr_lock);
+	if (flow)
+		return 0;
+
+	flow = rxr_flow_create(mark, READ_ONCE(rxr_pool_pages));
+	if (!flow)
+		return -ENOMEM;
+
+	spin_lock_bh(&rxr_lock);
+	if (sk->sk_rx_reserve) {
+		sk->sk_rx_reserve->mark |= mark;
+		spin_unlock_bh(&rxr_lock);
+		rxr_flow_release(flow);
+		return 0;
+	}
+	flow->sk = sk;
+	sk->sk_rx_reserve = flow;
+	sock_set_flag(sk, SOCK_RX_RESERVE);
+	spin_unlock_bh(&rxr_lock);
+
+	__rxr_sk_update(sk);
+	return 0;
+}
+
+static void rxr_sk_unmark(struct sock *sk, u8 mark)
+{
+	struct rxr_flow *flow;
+
+	spin_lock_bh(&rxr_lock);
+	flow = sk->sk_rx_reserve;
+	if (flow) {
+		flow->mark &= ~mark;
+		if (flow->mark) {
+			flow = NULL;
+		} else {
+			sk->sk_rx_reserve = NULL;
+			sock_reset_flag(sk, SOCK_RX_RESERVE);
+		}
+	}
+	spin_unlock_bh(&rxr_lock);
+	if (flow)
+		rxr_flow_release(flow);
+}
+
+/**
+ * rxr_sk_memalloc() - follow sk_set_memalloc() and sk_clear_memalloc()
+ * @sk: the socket
+ * @on: whether %SOCK_MEMALLOC was set or cleared
+ *
+ * Every TCP socket the kernel marks for the pfmemalloc reserve becomes a
+ * priority flow.  If its flow cannot be allocated, the socket still has
+ * mainline's shared reserve.
+ *
+ * Context: process context.
+ */
+void rxr_sk_memalloc(struct sock *sk, bool on)
+{
+	if (sk->sk_type != SOCK_STREAM || sk->sk_protocol != IPPROTO_TCP)
+		return;
+	if (on) {
+		if (rxr_sk_mark(sk, RXR_MARK_MEMALLOC))
+			atomic64_inc(&rxr_nopool_enomem);
+	} else {
+		rxr_sk_unmark(sk, RXR_MARK_MEMALLOC);
+	}
+}
+EXPORT_SYMBOL_GPL(rxr_sk_memalloc);
+
+/**
+ * rxr_sk_setsockopt() - SO_RX_RESERVE
+ * @sk: the socket
+ * @on: make it a priority flow, or stop
+ *
+ * Context: process context, socket locked.
+ * Return: 0; -EOPNOTSUPP for a socket that is not TCP over IPv4 or IPv6;
+ * -EPERM without CAP_NET_ADMIN; -EINVAL on a listening socket; -ENOMEM.
+ */
+int rxr_sk_setsockopt(struct sock *sk, bool on)
+{
+	if (sk->sk_type != SOCK_STREAM || sk->sk_protocol != IPPROTO_TCP ||
+	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
+		return -EOPNOTSUPP;
+	if (!sockopt_ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	if (!on) {
+		rxr_sk_unmark(sk, RXR_MARK_SOCKOPT);
+		return 0;
+	}
+	if (sk->sk_state == TCP_LISTEN)
+		return -EINVAL;
+	return rxr_sk_mark(sk, RXR_MARK_SOCKOPT);
+}
+EXPORT_SYMBOL_GPL(rxr_sk_setsockopt);
+
+/**
+ * rxr_sk_destruct() - a priority socket is being destroyed
+ * @sk: the socket
+ *
+ * Context: any context.
+ */
+void rxr_sk_destruct(struct sock *sk)
+{
+	rxr_sk_unmark(sk, RXR_MARK_MEMALLOC | RXR_MARK_SOCKOPT);
+}
+EXPORT_SYMBOL_GPL(rxr_sk_destruct);
+
+/**
+ * rxr_sk_clone() - a priority socket was cloned
+ * @newsk: the clone, which does not share the flow
+ *
+ * A listening socket cannot be a priority flow, and children of other
+ * sockets must not share their parent's flow.
+ */
+void rxr_sk_clone(struct sock *newsk)
+{
+	newsk->sk_rx_reserve = NULL;
+	sock_reset_flag(newsk, SOCK_RX_RESERVE);
+}
+EXPORT_SYMBOL_GPL(rxr_sk_clone);
+
+/**
+ * rxr_sk_flow() - the flow of a socket
+ * @sk: the socket
+ *
+ * Return: the flow, or NULL.
+ */
+VISIBLE_IF_KUNIT struct rxr_flow *rxr_sk_flow(const struct sock *sk)
+{
+	return READ_ONCE(sk->sk_rx_reserve);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_sk_flow);
+
+/**
+ * rxr_nr_flows() - number of priority flows
+ *
+ * Return: the number of flows that exist.
+ */
+VISIBLE_IF_KUNIT unsigned int rxr_nr_flows(void)
+{
+	return READ_ONCE(rxr_nflows);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_nr_flows);
+
+/* Steering slots */
+
+static int rxr_rule_insert(struct net_device *dev, const struct rxr_tuple *t,
+			   u32 location, u32 queue)
+{
+	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
+	struct ethtool_rx_flow_spec *fs = &nfc.fs;
+
+	fs->location = location;
+	fs->ring_cookie = queue;
+	if (t->family == AF_INET) {
+		fs->flow_type = TCP_V4_FLOW;
+		fs->h_u.tcp_ip4_spec.ip4src = t->saddr.s6_addr32[3];
+		fs->h_u.tcp_ip4_spec.ip4dst = t->daddr.s6_addr32[3];
+		fs->h_u.tcp_ip4_spec.psrc = t->sport;
+		fs->h_u.tcp_ip4_spec.pdst = t->dport;
+		fs->m_u.tcp_ip4_spec.ip4src = htonl(0xffffffff);
+		fs->m_u.tcp_ip4_spec.ip4dst = htonl(0xffffffff);
+		fs->m_u.tcp_ip4_spec.psrc = htons(0xffff);
+		fs->m_u.tcp_ip4_spec.pdst = htons(0xffff);
+	} else {
+		fs->flow_type = TCP_V6_FLOW;
+		memcpy(fs->h_u.tcp_ip6_spec.ip6src, &t->saddr, 16);
+		memcpy(fs->h_u.tcp_ip6_spec.ip6dst, &t->daddr, 16);
+		fs->h_u.tcp_ip6_spec.psrc = t->sport;
+		fs->h_u.tcp_ip6_spec.pdst = t->dport;
+		memset(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16);
+		memset(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16);
+		fs->m_u.tcp_ip6_spec.psrc = htons(0xffff);
+		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
+	}
+	return dev->ethtool_ops->set_rxnfc(dev, &nfc);
+}
+
+static int rxr_rule_delete(struct net_device *dev, u32 location)
+{
+	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLDEL };
+
+	nfc.fs.location = location;
+	return dev->ethtool_ops->set_rxnfc(dev, &nfc);
+}
+
+/* Move @flow into slot @slot (or out of its slot if -1).  rxr_lock held. */
+static void rxr_flow_set_slot(struct rxr_dev *rdev, struct rxr_flow *flow,
+			      int slot)
+{
+	if (flow->slot >= 0) {
+		rxr_set_del(&rdev->hw, flow);
+		rdev->slot_owner[flow->slot] = NULL;
+	} else {
+		rxr_set_del(&rdev->sw, flow);
+	}
+	flow->slot = slot;
+	if (slot >= 0) {
+		rdev->slot_owner[slot] = flow;
+		rxr_set_add(&rdev->hw, flow);
+	} else {
+		rxr_set_add(&rdev->sw, flow);
+	}
+}
+
+enum rxr_sync_op { RXR_SYNC_NONE, RXR_SYNC_DEL, RXR_SYNC_INS, RXR_SYNC_OUT };
+
+/* Decide the next step of the steering work.  rxr_lock held. */
+static enum rxr_sync_op rxr_sync_next(struct rxr_dev *rdev, int *slotp,
+				      struct rxr_flow **flowp)
+{
+	unsigned int n = rdev->caps.hw_slots;
+	bool want = rdev->attached && rdev->enabled;
+	struct rxr_flow *flow;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!want && rdev->slot_owner[i]) {
+			rxr_flow_set_slot(rdev, rdev->slot_owner[i], -1);
+			return RXR_SYNC_OUT;
+		}
+		if (test_bit(i, rdev->slot_installed) && !rdev->slot_owner[i]) {
+			*slotp = i;
+			return RXR_SYNC_DEL;
+		}
+	}
+	if (!want)
+		return RXR_SYNC_NONE;
+
+	list_for_each_entry(flow, &rdev->flows, dev_node) {
+		if (flow->slot >= 0 || flow->hw_failed)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (rdev->slot_owner[i] ||
+			    test_bit(i, rdev->slot_installed))
+				continue;
+			rxr_flow_set_slot(rdev, flow, i);
+			refcount_inc(&flow->refcnt);
+			*slotp = i;
+			*flowp = flow;
+			return RXR_SYNC_INS;
+		}
+		break;
+	}
+	return RXR_SYNC_NONE;
+}
+
+/**
+ * rxr_dev_sync() - install and remove a device's filters
+ * @rdev: the device's state
+ *
+ * Deletes the filters of flows that left, puts flows without a slot into
+ * free slots, and, when the device is disabled, takes every flow out of
+ * hardware.  A failed insert leaves the flow in software until a slot
+ * frees up.
+ *
+ * Context: process context, RTNL held.
+ */
+VISIBLE_IF_KUNIT void rxr_dev_sync(struct rxr_dev *rdev)
+{
+	struct net_device *dev = rdev->dev;
+	unsigned int iter, base, queue;
+	struct rxr_flow *flow = NULL;
+	enum rxr_sync_op op;
+	struct rxr_tuple t;
+	int slot = -1, err;
+
+	ASSERT_RTNL();
+	if (rdev->dead || !rdev->caps.hw_slots)
+		return;
+	mutex_lock(&rdev->slot_mutex);
+	base = rdev->caps.slot_base;
+	queue = rdev->caps.reserve_queue;
+	for (iter = 0; iter < 4 * rdev->caps.hw_slots + 4; iter++) {
+		spin_lock_bh(&rxr_lock);
+		op = rxr_sync_next(rdev, &slot, &flow);
+		if (op == RXR_SYNC_INS)
+			t = flow->tuple;
+		spin_unlock_bh(&rxr_lock);
+
+		if (op == RXR_SYNC_NONE)
+			break;
+		if (op == RXR_SYNC_OUT)
+			continue;
+		if (op == RXR_SYNC_DEL) {
+			err = rxr_rule_delete(dev, base + slot);
+			trace_rxr_slot(dev, base + slot, false, err);
+			spin_lock_bh(&rxr_lock);
+			clear_bit(slot, rdev->slot_installed);
+			/* A slot freed up: retry the flows that failed. */
+			list_for_each_entry(flow, &rdev->flows, dev_node)
+				flow->hw_failed = false;
+			spin_unlock_bh(&rxr_lock);
+			continue;
+		}
+
+		err = rxr_rule_insert(dev, &t, base + slot, queue);
+		trace_rxr_slot(dev, base + slot, true, err);
+		spin_lock_bh(&rxr_lock);
+		if (err) {
+			rdev->slot_fail++;
+			if (rdev->slot_owner[slot] == flow) {
+				rxr_flow_set_slot(rdev, flow, -1);
+				flow->hw_failed = true;
+			}
+		} else {
+			/* If the flow left meanwhile, the next turn deletes. */
+			set_bit(slot, rdev->slot_installed);
+		}
+		spin_unlock_bh(&rxr_lock);
+		rxr_flow_put(flow);
+	}
+	mutex_unlock(&rdev->slot_mutex);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_sync);
+
+static void rxr_dev_sync_work(struct work_struct *work)
+{
+	struct rxr_dev *rdev = container_of(work, struct rxr_dev, sync_work);
+
+	rtnl_lock();
+	if (rdev->attached)
+		rxr_dev_sync(rdev);
+	rtnl_unlock();
+	rxr_dev_put(rdev);
+}
+
+/**
+ * rxr_ethtool_check_rxnfc() - keep the administrator out of rx-reserve's
+ *	ntuple locations
+ * @dev: the device
+ * @cmd: the ethtool command
+ * @info: the rule
+ *
+ * Called by the ethtool core before it passes an ntuple insert or delete
+ * to the driver.  The core's own filters do not come this way.
+ *
+ * Return: 0, or -EBUSY for a location in rx-reserve's range.
+ */
+int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
+			    const struct ethtool_rxnfc *info)
+{
+	u32 loc = info->fs.location, base = 0, n = 0;
+	struct rxr_dev *rdev;
+
+	if (cmd != ETHTOOL_SRXCLSRLINS && cmd != ETHTOOL_SRXCLSRLDEL)
+		return 0;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached) {
+		base = rdev->caps.slot_base;
+		n = rdev->caps.hw_slots;
+	}
+	rcu_read_unlock();
+	if (loc < base || loc - base >= n)
+		return 0;
+	netdev_info(dev,
+		    "rx-reserve: ntuple locations %u-%u are reserved for priority flows (private flag %s)\n",
+		    base, base + n - 1, RXR_PRIV_FLAG);
+	return -EBUSY;
+}
+EXPORT_SYMBOL_GPL(rxr_ethtool_check_rxnfc);
+
+/* Driver API */
+
+/**
+ * rxr_dev_attach() - a driver offers a device to rx-reserve
+ * @dev: the device, registered
+ * @caps: its reserve queue and filter slots; copied
+ *
+ * From now on, the core steers priority flows registered with @dev into
+ * its filter slots, if it has any, and the driver may use the rest of
+ * the driver API.  The private flag starts on.
+ *
+ * Context: process context, RTNL held.
+ * Return: 0; -EINVAL for a bad @caps or an unregistered @dev; -EOPNOTSUPP
+ * for slots on a device without ntuple filters; -EBUSY if already
+ * attached; -ENOMEM.
+ */
+int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps)
+{
+	struct rxr_flow **owner = NULL;
+	unsigned long *installed = NULL;
+	struct rxr_dev *rdev, *new;
+	int err = 0;
+
+	ASSERT_RTNL();
+	if (caps->reserve_queue < -1 ||
+	    caps->reserve_queue >= (int)dev->num_rx_queues ||
+	    caps->hw_slots > RXR_DEV_MAX_SLOTS ||
+	    (caps->hw_slots && caps->reserve_queue < 0) ||
+	    caps->slot_base > U32_MAX - RXR_DEV_MAX_SLOTS)
+		return -EINVAL;
+	if (caps->hw_slots && !dev->ethtool_ops->set_rxnfc)
+		return -EOPNOTSUPP;
+
+	new = rxr_dev_alloc(dev, GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	if (caps->hw_slots) {
+		owner = kcalloc(caps->hw_slots, sizeof(*owner), GFP_KERNEL);
+		installed = bitmap_zalloc(caps->hw_slots, GFP_KERNEL);
+		if (!owner || !installed) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+
+	spin_lock_bh(&rxr_lock);
+	rdev = rxr_dev_get_locked(dev, &new);
+	if (!rdev) {
+		err = -EINVAL;
+	} else if (rdev->attached) {
+		err = -EBUSY;
+	} else {
+		rdev->caps = *caps;
+		swap(rdev->slot_owner, owner);
+		swap(rdev->slot_installed, installed);
+		rdev->enabled = true;
+		rdev->attached = true;
+		rxr_dev_kick(rdev);
+	}
+	spin_unlock_bh(&rxr_lock);
+out:
+	kfree(owner);
+	bitmap_free(installed);
+	if (new)
+		rxr_dev_free_rcu(&new->rcu);
+	return err;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_attach);
+
+/**
+ * rxr_dev_detach() - a driver takes a device back
+ * @dev: the device
+ *
+ * Removes the core's filters from the device and stops lending.  Flows stay
+ * registered, in software.
+ *
+ * Context: process context, RTNL held.
+ */
+void rxr_dev_detach(struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+
+	ASSERT_RTNL();
+	rdev = rxr_dev_deref(dev);
+	if (!rdev || !rdev->attached)
+		return;
+	spin_lock_bh(&rxr_lock);
+	rdev->enabled = false;
+	spin_unlock_bh(&rxr_lock);
+	rxr_dev_sync(rdev);
+	spin_lock_bh(&rxr_lock);
+	rdev->attached = false;
+	rdev->emergency = false;
+	memset(&rdev->caps, 0, sizeof(rdev->caps));
+	rdev->caps.reserve_queue = -1;
+	spin_unlock_bh(&rxr_lock);
+}
+EXPORT_SYMBOL_GPL(rxr_dev_detach);
+
+/**
+ * rxr_dev_set_enabled() - the rx-reserve private flag
+ * @dev: the device
+ * @on: switch rx-reserve on or off on @dev
+ *
+ * Off takes the device's flows out of hardware, stops lending and leaves
+ * emergency mode; on puts them back.  Returns when the filters are in
+ * place.
+ *
+ * Context: process context, RTNL held.
+ * Return: 0, or -EOPNOTSUPP if no driver attached @dev.
+ */
+int rxr_dev_set_enabled(struct net_device *dev, bool on)
+{
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+
+	ASSERT_RTNL();
+	rdev = rxr_dev_deref(dev);
+	if (!rdev || !rdev->attached)
+		return on ? -EOPNOTSUPP : 0;
+	spin_lock_bh(&rxr_lock);
+	rdev->enabled = on;
+	if (!on && rdev->emergency) {
+		rdev->emergency = false;
+		rdev->emergency_ms += jiffies_to_msecs(jiffies -
+						       rdev->emergency_since);
+		trace_rxr_emergency(dev, false, "disabled");
+	}
+	list_for_each_entry(flow, &rdev->flows, dev_node)
+		flow->hw_failed = false;
+	spin_unlock_bh(&rxr_lock);
+	rxr_dev_sync(rdev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_set_enabled);
+
+/**
+ * rxr_dev_enabled() - the rx-reserve private flag of a device
+ * @dev: the device
+ *
+ * Return: true if a driver attached @dev and the flag is on.
+ */
+bool rxr_dev_enabled(const struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+	bool on;
+
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	on = rdev && rdev->attached && READ_ONCE(rdev->enabled);
+	rcu_read_unlock();
+	return on;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_enabled);
+
+/**
+ * rxr_dev_active() - whether a driver has priority flows to serve
+ * @dev: the device
+ *
+ * Context: any context.
+ * Return: true if @dev is attached and enabled and has priority flows.
+ */
+bool rxr_dev_active(const struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+	bool on = false;
+
+	if (!rxr_active())
+		return false;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev)
+		on = rdev->attached && READ_ONCE(rdev->enabled) &&
+		     READ_ONCE(rdev->nflows);
+	rcu_read_unlock();
+	return on;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_active);
+
+/**
+ * rxr_dev_emergency() - whether a device is in emergency mode
+ * @dev: the device
+ *
+ * In emergency mode a driver never leaves an RX ring empty: when it cannot
+ * allocate, it reposts the buffer of a non-priority packet in place and
+ * drops the packet.
+ *
+ * Context: any context.
+ * Return: true in emergency mode.
+ */
+bool rxr_dev_emergency(const struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+	bool on = false;
+
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev)
+		on = READ_ONCE(rdev->emergency);
+	rcu_read_unlock();
+	return on;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_emergency);
+
+static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
+				 struct rxr_pool **pool)
+{
+	unsigned int i, n = READ_ONCE(set->n);
+	struct rxr_flow *flow;
+	struct page *page;
+
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(set->flow[(start + i) % n]);
+		if (!flow || !flow->pool)
+			continue;
+		page = rxr_pool_take(flow->pool);
+		if (page) {
+			*pool = flow->pool;
+			return page;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * rxr_queue_page() - a page to post on the reserve queue
+ * @dev: the device
+ *
+ * Takes a page from the pools of the flows steered to the reserve queue,
+ * in turn; on a device without filter slots, from the pools of all its
+ * flows.  Allocates nothing.  The caller gives the page back with
+ * put_page(), directly or by freeing the skb that carries it.
+ *
+ * Context: any context.
+ * Return: a page, or NULL when those pools are empty.
+ */
+struct page *rxr_queue_page(struct net_device *dev)
+{
+	struct page *page = NULL;
+	struct rxr_dev *rdev;
+	struct rxr_pool *pool;
+	unsigned int start;
+
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		start = atomic_inc_return(&rdev->hand);
+		if (rdev->caps.hw_slots)
+			page = rxr_set_take(&rdev->hw, start, &pool);
+		else
+			page = rxr_set_take(&rdev->sw, start, &pool);
+	}
+	rcu_read_unlock();
+	return page;
+}
+EXPORT_SYMBOL_GPL(rxr_queue_page);
+
+/**
+ * rxr_parse() - the TCP flow of a received frame
+ * @data: the frame, from its Ethernet header
+ * @len: bytes at @data
+ * @t: filled with the flow
+ *
+ * Reads an Ethernet header, one VLAN tag, an IPv4 header (not a fragment)
+ * or an IPv6 header directly followed by TCP, and the TCP ports.
+ *
+ * Return: true if the frame is TCP and @t was filled.
+ */
+bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t)
+{
+	const struct ethhdr *eth = data;
+	unsigned int off = ETH_HLEN;
+	__be16 proto, ports[2];
+
+	if (len < ETH_HLEN)
+		return false;
+	proto = eth->h_proto;
+	if (proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD)) {
+		const struct vlan_hdr *vh = data + off;
+
+		if (len < off + VLAN_HLEN)
+			return false;
+		proto = vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+
+	memset(t, 0, sizeof(*t));
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph = data + off;
+		__be32 addr;
+
+		if (len < off + sizeof(*iph) || iph->version != 4 ||
+		    iph->ihl < 5 || iph->protocol != IPPROTO_TCP ||
+		    ip_is_fragment(iph))
+			return false;
+		off += iph->ihl * 4;
+		memcpy(&addr, &iph->saddr, sizeof(addr));
+		ipv6_addr_set_v4mapped(addr, &t->saddr);
+		memcpy(&addr, &iph->daddr, sizeof(addr));
+		ipv6_addr_set_v4mapped(addr, &t->daddr);
+		t->family = AF_INET;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = data + off;
+
+		if (len < off + sizeof(*ip6) || ip6->version != 6 ||
+		    ip6->nexthdr != IPPROTO_TCP)
+			return false;
+		off += sizeof(*ip6);
+		memcpy(&t->saddr, &ip6->saddr, sizeof(t->saddr));
+		memcpy(&t->daddr, &ip6->daddr, sizeof(t->daddr));
+		t->family = AF_INET6;
+	} else {
+		return false;
+	}
+	if (len < off + sizeof(ports))
+		return false;
+	memcpy(ports, data + off, sizeof(ports));
+	t->sport = ports[0];
+	t->dport = ports[1];
+	return true;
+}
+EXPORT_SYMBOL_GPL(rxr_parse);
+
+/**
+ * rxr_classify() - the priority flow a received frame belongs to
+ * @dev: the device it arrived on
+ * @data: the frame, from its Ethernet header
+ * @len: bytes at @data: the headers are enough
+ *
+ * Meant for the driver's RX path, before any skb is built: one hash
+ * lookup of the frame's 5-tuple among the flows registered with @dev.
+ *
+ * Context: RCU read side (a NAPI poll is one); the flow stays valid in it.
+ * Return: the flow, or NULL for a frame of no priority flow.
+ */
+struct rxr_flow *rxr_classify(const struct net_device *dev,
+			      const void *data, unsigned int len)
+{
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	struct rxr_tuple t;
+	u32 hash;
+
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (!rdev || !rxr_parse(data, len, &t))
+		return NULL;
+	hash = rxr_tuple_hash(&t);
+	hlist_for_each_entry_rcu(flow,
+				 &rdev->hash[hash_min(hash, RXR_HASH_BITS)],
+				 hnode) {
+		if (flow->hash == hash &&
+		    !memcmp(&flow->tuple, &t, sizeof(t))) {
+			atomic_inc(&flow->hits);
+			return flow;
+		}
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rxr_classify);
+
+static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
+{
+	unsigned int i, n = READ_ONCE(set->n);
+	u32 total = 0, r;
+	struct rxr_flow *flow;
+
+	if (policy == RXR_FALLBACK_RANDOM)
+		return get_random_u32_below(n);
+
+	/* Weight each flow by the packets it received lately, plus one. */
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(set->flow[i]);
+		if (flow)
+			total += min(atomic_read(&flow->hits), 1 << 20) + 1;
+	}
+	if (!total)
+		return 0;
+	r = get_random_u32_below(total);
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(set->flow[i]);
+		if (!flow)
+			continue;
+		total = min(atomic_read(&flow->hits), 1 << 20) + 1;
+		if (r < total)
+			return i;
+		r -= total;
+	}
+	return 0;
+}
+
+/**
+ * rxr_lend_page() - lend a regular RX queue a page of a software flow
+ * @dev: the device whose own allocation failed
+ * @tag: set to the page's pool, with a reference the caller drops with
+ *	rxr_pool_put() when the buffer leaves its ring
+ *
+ * Arcangeli's fallback: picks one of @dev's flows that are not in a
+ * hardware slot (net.core.rx_reserve_fallback says how) and takes a page of
+ * its pool; if that pool is empty, tries the others in turn.  Once the
+ * frame that lands in the page is classified, the driver passes it up
+ * only if rxr_flow_owns() says the flow owns @tag, marking the skb
+ * pfmemalloc; otherwise the page goes straight back with put_page(), or is
+ * reposted in place.  Allocates nothing.
+ *
+ * Context: any context.
+ * Return: a page, or NULL.
+ */
+struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag)
+{
+	struct rxr_pool *pool = NULL;
+	struct page *page = NULL;
+	struct rxr_dev *rdev;
+	unsigned int n;
+
+	if (!rxr_active())
+		return NULL;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		n = READ_ONCE(rdev->sw.n);
+		if (n)
+			page = rxr_set_take(&rdev->sw,
+					    rxr_pick(&rdev->sw,
+						     READ_ONCE(rxr_fallback)),
+					    &pool);
+	}
+	if (page) {
+		*tag = rxr_pool_get(pool);
+		rxr_dev_count(dev, RXR_STAT_LENT, 1);
+		if (trace_rxr_lend_enabled())
+			trace_rxr_lend(dev, rxr_pool_free_pages(pool));
+	}
+	rcu_read_unlock();
+	return page;
+}
+EXPORT_SYMBOL_GPL(rxr_lend_page);
+
+/**
+ * rxr_flow_owns() - whether a lent page's frame belongs to its owner
+ * @flow: what rxr_classify() said of the frame
+ * @tag: the pool rxr_lend_page() lent the page from
+ *
+ * Only the owner's frames are passed up: a pool bounds what its own flow
+ * holds, so one busy priority flow cannot drain another's reserve.
+ *
+ * Return: true if @flow owns @tag.
+ */
+bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag)
+{
+	return flow && tag && flow->pool == tag;
+}
+EXPORT_SYMBOL_GPL(rxr_flow_owns);
+
+/**
+ * rxr_dev_count() - count driver events
+ * @dev: the device
+ * @stat: the event
+ * @n: how many
+ *
+ * Context: any context.
+ */
+void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n)
+{
+	struct rxr_dev_pcpu_stats *s;
+	struct rxr_dev *rdev;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(stat >= RXR_STAT_NUM))
+		return;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev) {
+		s = get_cpu_ptr(rdev->stats);
+		flags = u64_stats_update_begin_irqsave(&s->syncp);
+		u64_stats_add(&s->stat[stat], n);
+		u64_stats_update_end_irqrestore(&s->syncp, flags);
+		put_cpu_ptr(rdev->stats);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(rxr_dev_count);
+
+/* Emergency mode */
+
+/**
+ * rxr_emergency_next() - emergency mode's next state
+ * @on: in emergency mode now
+ * @quiet_ms: milliseconds since the last failed RX allocation
+ * @hold_ms: net.core.rx_reserve_emergency_hold_ms
+ * @free: free pages
+ * @min: sum of the zones' min watermarks
+ *
+ * On below the min watermark (a failed allocation turns it on at once);
+ * off only once allocations have succeeded for @hold_ms and free memory
+ * is back above the low watermark (min + min / 4).
+ *
+ * Return: the next state.
+ */
+VISIBLE_IF_KUNIT bool rxr_emergency_next(bool on, unsigned long quiet_ms,
+					 unsigned long hold_ms,
+					 unsigned long free, unsigned long min)
+{
+	if (!on)
+		return free < min;
+	return quiet_ms < hold_ms || free < min + min / 4;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_emergency_next);
+
+/* rxr_lock held. */
+static void rxr_emergency_set(struct rxr_dev *rdev, bool on,
+			      unsigned long now, const char *reason)
+{
+	if (rdev->emergency == on)
+		return;
+	WRITE_ONCE(rdev->emergency, on);
+	if (on) {
+		rdev->emergency_since = now;
+		rdev->emergency_count++;
+	} else {
+		rdev->emergency_ms += jiffies_to_msecs(now -
+						       rdev->emergency_since);
+	}
+	trace_rxr_emergency(rdev->dev, on, reason);
+}
+
+/* The monitor's look at one device.  rxr_lock held. */
+static void __rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
+				     unsigned long free, unsigned long min)
+{
+	unsigned long quiet;
+	bool next;
+
+	if (!rdev->attached || !rdev->enabled)
+		return;
+	quiet = jiffies_to_msecs(now - READ_ONCE(rdev->last_fail));
+	next = rxr_emergency_next(rdev->emergency, quiet,
+				  READ_ONCE(rxr_emergency_hold_ms), free, min);
+	rxr_emergency_set(rdev, next, now,
+			  next ? "watermark" : "recovered");
+}
+
+/**
+ * rxr_dev_emergency_tick() - the monitor's look at one device
+ * @rdev: the device's state
+ * @now: jiffies
+ * @free: free pages
+ * @min: sum of the zones' min watermarks
+ */
+VISIBLE_IF_KUNIT void rxr_dev_emergency_tick(struct rxr_dev *rdev,
+					     unsigned long now,
+					     unsigned long free,
+					     unsigned long min)
+{
+	spin_lock_bh(&rxr_lock);
+	__rxr_dev_emergency_tick(rdev, now, free, min);
+	spin_unlock_bh(&rxr_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_emergency_tick);
+
+/**
+ * rxr_rx_alloc_failed() - a driver's RX allocation failed
+ * @dev: the device
+ *
+ * Counts the failure and puts @dev in emergency mode at once.
+ *
+ * Context: any context.
+ */
+void rxr_rx_alloc_failed(struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+
+	rxr_dev_count(dev, RXR_STAT_ALLOC_FAIL, 1);
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		WRITE_ONCE(rdev->last_fail, jiffies);
+		if (!READ_ONCE(rdev->emergency)) {
+			spin_lock_bh(&rxr_lock);
+			if (!rdev->dead)
+				rxr_emergency_set(rdev, true, jiffies,
+						  "alloc-fail");
+			spin_unlock_bh(&rxr_lock);
+			mod_delayed_work(system_wq, &rxr_monitor_work,
+					 RXR_MONITOR_PERIOD);
+		}
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(rxr_rx_alloc_failed);
+
+/* Halve the recent-packet counts of a device's flows.  rxr_lock held. */
+static void __rxr_decay_hits(struct rxr_dev *rdev)
+{
+	struct rxr_flow *flow;
+
+	list_for_each_entry(flow, &rdev->flows, dev_node)
+		atomic_set(&flow->hits, atomic_read(&flow->hits) / 2);
+}
+
+/**
+ * rxr_decay_hits() - halve the recent-packet counts of a device's flows
+ * @rdev: the device's state
+ */
+VISIBLE_IF_KUNIT void rxr_decay_hits(struct rxr_dev *rdev)
+{
+	spin_lock_bh(&rxr_lock);
+	__rxr_decay_hits(rdev);
+	spin_unlock_bh(&rxr_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_decay_hits);
+
+static unsigned long rxr_min_wmark(void)
+{
+	unsigned long min = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone)
+		min += min_wmark_pages(zone);
+	return min;
+}
+
+static void rxr_monitor_fn(struct work_struct *work)
+{
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
+	unsigned long min = rxr_min_wmark();
+	struct rxr_dev *rdev;
+	bool again;
+
+	spin_lock_bh(&rxr_lock);
+	again = rxr_nflows;
+	list_for_each_entry(rdev, &rxr_dev_list, node) {
+		__rxr_dev_emergency_tick(rdev, jiffies, free, min);
+		__rxr_decay_hits(rdev);
+		again |= rdev->emergency;
+	}
+	spin_unlock_bh(&rxr_lock);
+	if (again)
+		queue_delayed_work(system_wq, &rxr_monitor_work,
+				   RXR_MONITOR_PERIOD);
+}
+
+/* Counters */
+
+static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
+	"rx_reserve_flows_hw",
+	"rx_reserve_flows_sw",
+	"rx_reserve_flows_nopool",
+	"rx_reserve_pool_pages",
+	"rx_reserve_pool_free",
+	"rx_reserve_steered",
+	"rx_reserve_lent",
+	"rx_reserve_lent_delivered",
+	"rx_reserve_recycled",
+	"rx_reserve_dropped",
+	"rx_reserve_alloc_fail",
+	"rx_reserve_slot_fail",
+	"rx_reserve_emergency",
+	"rx_reserve_emergency_ms",
+};
+
+/**
+ * rxr_dev_get_info() - read a device's gauges and counters
+ * @rdev: the device's state
+ * @info: where to write them
+ */
+VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
+				       struct rxr_dev_info *info)
+{
+	const struct rxr_dev_pcpu_stats *s;
+	struct rxr_flow *flow;
+	u64 v[RXR_STAT_NUM];
+	unsigned int start;
+	int cpu, i;
+
+	memset(info, 0, sizeof(*info));
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(rdev->stats, cpu);
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < RXR_STAT_NUM; i++)
+				v[i] = u64_stats_read(&s->stat[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < RXR_STAT_NUM; i++)
+			info->stat[i] += v[i];
+	}
+
+	spin_lock_bh(&rxr_lock);
+	list_for_each_entry(flow, &rdev->flows, dev_node) {
+		if (flow->slot >= 0)
+			info->flows_hw++;
+		else
+			info->flows_sw++;
+		if (!flow->pool) {
+			info->flows_nopool++;
+			continue;
+		}
+		info->pool_pages += rxr_pool_size(flow->pool);
+		info->pool_free += rxr_pool_free_pages(flow->pool);
+	}
+	info->slot_fail = rdev->slot_fail;
+	info->emergency = rdev->emergency_count;
+	info->emergency_ms = rdev->emergency_ms;
+	if (rdev->emergency)
+		info->emergency_ms += jiffies_to_msecs(jiffies -
+						       rdev->emergency_since);
+	spin_unlock_bh(&rxr_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_info);
+
+static void rxr_info_to_array(const struct rxr_dev_info *info, u64 *v)
+{
+	*v++ = info->flows_hw;
+	*v++ = info->flows_sw;
+	*v++ = info->flows_nopool;
+	*v++ = info->pool_pages;
+	*v++ = info->pool_free;
+	*v++ = info->stat[RXR_STAT_STEERED];
+	*v++ = info->stat[RXR_STAT_LENT];
+	*v++ = info->stat[RXR_STAT_LENT_DELIVERED];
+	*v++ = info->stat[RXR_STAT_RECYCLED];
+	*v++ = info->stat[RXR_STAT_DROPPED];
+	*v++ = info->stat[RXR_STAT_ALLOC_FAIL];
+	*v++ = info->slot_fail;
+	*v++ = info->emergency;
+	*v = info->emergency_ms;
+}
+
+/**
+ * rxr_dev_get_state() - the rx-reserve state of a device
+ * @dev: the device
+ *
+ * Return: the state, or NULL; valid under RTNL or RCU.
+ */
+VISIBLE_IF_KUNIT struct rxr_dev *rxr_dev_get_state(const struct net_device *dev)
+{
+	return rcu_dereference_check(dev->rx_reserve,
+				     lockdep_rtnl_is_held() ||
+				     rcu_read_lock_held());
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_state);
+
+/**
+ * rxr_ethtool_sset_count() - number of rx-reserve counters for ethtool -S
+ * @dev: the device
+ *
+ * Return: the number of ``rx_reserve_`` counters, the same for every
+ * device.
+ */
+int rxr_ethtool_sset_count(const struct net_device *dev)
+{
+	return ARRAY_SIZE(rxr_stat_names);
+}
+EXPORT_SYMBOL_GPL(rxr_ethtool_sset_count);
+
+/**
+ * rxr_ethtool_get_strings() - names of the rx-reserve counters
+ * @dev: the device
+ * @data: the driver's string cursor, advanced past the names
+ */
+void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
+		ethtool_puts(data, rxr_stat_names[i]);
+}
+EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
+
+/**
+ * rxr_ethtool_get_stats() - values of the rx-reserve counters
+ * @dev: the device
+ * @data: the driver's value cursor, advanced past the values
+ *
+ * Context: process context.
+ */
+void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
+{
+	struct rxr_dev_info info = {};
+	struct rxr_dev *rdev;
+
+	rtnl_lock();
+	rdev = rtnl_dereference(dev->rx_reserve);
+	if (rdev)
+		rxr_dev_get_info(rdev, &info);
+	rtnl_unlock();
+	rxr_info_to_array(&info, *data);
+	*data += ARRAY_SIZE(rxr_stat_names);
+}
+EXPORT_SYMBOL_GPL(rxr_ethtool_get_stats);
+
+/* /proc/net/rx_reserve */
+
+static int rxr_proc_show(struct seq_file *seq, void *v)
+{
+	struct net *net = seq->private;
+	struct rxr_dev_info info;
+	struct net_device *dev;
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	u64 val[ARRAY_SIZE(rxr_stat_names)];
+	unsigned int i;
+
+	seq_printf(seq,
+		   "flows %u pool_pages %d max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld active %d\n",
+		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
+		   READ_ONCE(rxr_max_pages), atomic64_read(&rxr_nopool_cap),
+		   atomic64_read(&rxr_nopool_enomem),
+		   atomic64_read(&rxr_nodev), rxr_active());
+
+	rtnl_lock();
+	for_each_netdev(net, dev) {
+		rdev = rtnl_dereference(dev->rx_reserve);
+		if (!rdev)
+			continue;
+		rxr_dev_get_info(rdev, &info);
+		rxr_info_to_array(&info, val);
+		seq_printf(seq, "dev %s attached %d enabled %d emergency %d",
+			   dev->name, rdev->attached, rdev->enabled,
+			   rdev->emergency);
+		for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
+			seq_printf(seq, " %s %llu",
+				   rxr_stat_names[i] + strlen("rx_reserve_"),
+				   val[i]);
+		seq_putc(seq, '\n');
+
+		spin_lock_bh(&rxr_lock);
+		list_for_each_entry(flow, &rdev->flows, dev_node) {
+			seq_printf(seq,
+				   "flow %s family %u local [%pI6c]:%u remote [%pI6c]:%u slot %d pool %u free %u mark %s%s\n",
+				   dev->name,
+				   flow->tuple.family == AF_INET ? 4 : 6,
+				   &flow->tuple.daddr,
+				   ntohs(flow->tuple.dport),
+				   &flow->tuple.saddr,
+				   ntohs(flow->tuple.sport), flow->slot,
+				   flow->pool ? rxr_pool_size(flow->pool) : 0,
+				   flow->pool ?
+				   rxr_pool_free_pages(flow->pool) : 0,
+				   flow->mark & RXR_MARK_MEMALLOC ?
+				   "memalloc" : "",
+				   flow->mark & RXR_MARK_SOCKOPT ?
+				   (flow->mark & RXR_MARK_MEMALLOC ?
+				    ",sockopt" : "sockopt") : "");
+		}
+		spin_unlock_bh(&rxr_lock);
+	}
+	rtnl_unlock();
+	return 0;
+}
+
+static int __net_init rxr_net_init(struct net *net)
+{
+	if (!proc_create_net_single("rx_reserve", 0444, net->proc_net,
+				    rxr_proc_show, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static void __net_exit rxr_net_exit(struct net *net)
+{
+	remove_proc_entry("rx_reserve", net->proc_net);
+}
+
+static struct pernet_operations rxr_net_ops = {
+	.init = rxr_net_init,
+	.exit = rxr_net_exit,
+};
+
+/* Device unregister, which also runs when a namespace goes away. */
+
+static int rxr_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct rxr_flow *flow, *tmp;
+	struct rxr_dev *rdev;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+
+	spin_lock_bh(&rxr_lock);
+	rdev = rxr_dev_deref(dev);
+	if (!rdev) {
+		spin_unlock_bh(&rxr_lock);
+		return NOTIFY_DONE;
+	}
+	list_for_each_entry_safe(flow, tmp, &rdev->flows, dev_node)
+		__rxr_flow_unbind(flow);
+	rxr_emergency_set(rdev, false, jiffies, "unregister");
+	rdev->dead = true;
+	rdev->attached = false;
+	list_del(&rdev->node);
+	RCU_INIT_POINTER(dev->rx_reserve, NULL);
+	spin_unlock_bh(&rxr_lock);
+	rxr_dev_put(rdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block rxr_netdev_nb = {
+	.notifier_call = rxr_netdev_event,
+};
+
+/* Sysctls */
+
+static int rxr_one = 1;
+static int rxr_pool_max = RXR_POOL_MAX_PAGES;
+static int rxr_max_pages_max;
+static int rxr_fallback_max = RXR_FALLBACK_WEIGHTED;
+static int rxr_hold_min = 10;
+static int rxr_hold_max = 60000;
+
+static struct ctl_table rxr_sysctl[] = {
+	{
+		.procname	= "rx_reserve_pool_pages",
+		.data		= &rxr_pool_pages,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &rxr_one,
+		.extra2		= &rxr_pool_max,
+	},
+	{
+		.procname	= "rx_reserve_max_pages",
+		.data		= &rxr_max_pages,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &rxr_max_pages_max,
+	},
+	{
+		.procname	= "rx_reserve_fallback",
+		.data		= &rxr_fallback,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &rxr_fallback_max,
+	},
+	{
+		.procname	= "rx_reserve_emergency_hold_ms",
+		.data		= &rxr_emergency_hold_ms,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &rxr_hold_min,
+		.extra2		= &rxr_hold_max,
+	},
+};
+
+/**
+ * rxr_set_fallback_policy() - set net.core.rx_reserve_fallback
+ * @policy: &enum rxr_fallback_policy
+ */
+VISIBLE_IF_KUNIT void rxr_set_fallback_policy(int policy)
+{
+	WRITE_ONCE(rxr_fallback, policy);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_set_fallback_policy);
+
+static int __init rxr_init(void)
+{
+	int err;
+
+	rxr_hash_seed = get_random_u32();
+	/* At most half of memory may be reserved. */
+	rxr_max_pages_max = min_t(unsigned long, totalram_pages() / 2,
+				  INT_MAX);
+	rxr_max_pages = min(rxr_max_pages, rxr_max_pages_max);
+
+	err = register_pernet_subsys(&rxr_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&rxr_netdev_nb);
+	if (err)
+		goto err_pernet;
+	if (!register_net_sysctl_sz(&init_net, "net/core", rxr_sysctl,
+				    ARRAY_SIZE(rxr_sysctl))) {
+		err = -ENOMEM;
+		goto err_notifier;
+	}
+	return 0;
+
+err_notifier:
+	unregister_netdevice_notifier(&rxr_netdev_nb);
+err_pernet:
+	unregister_pernet_subsys(&rxr_net_ops);
+	return err;
+}
+device_initcall(rxr_init);

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rx-reserve internals, shared by net/core/rx_reserve.c and its KUnit
+ * suite.
+ */
+#ifndef _NET_CORE_RX_RESERVE_PRIV_H
+#define _NET_CORE_RX_RESERVE_PRIV_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rculist.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+#include <net/rx_reserve.h>
+
+#define RXR_HASH_BITS		8
+#define RXR_DEV_MAX_SLOTS	1024
+#define RXR_DEV_MAX_FLOWS	64
+
+/* Why a socket is a priority flow. */
+#define RXR_MARK_MEMALLOC	BIT(0)	/* sk_set_memalloc() */
+#define RXR_MARK_SOCKOPT	BIT(1)	/* SO_RX_RESERVE */
+
+enum rxr_fallback_policy {
+	RXR_FALLBACK_RANDOM,
+	RXR_FALLBACK_WEIGHTED,
+};
+
+/**
+ * struct rxr_flow - a priority flow
+ * @node: entry in the global flow list, under rxr_lock
+ * @hnode: entry in the device's classifier hash, RCU
+ * @dev_node: entry in the device's flow list, under rxr_lock
+ * @rcu: frees the flow after the readers of the hash
+ * @refcnt: the socket's reference, and the steering work's while it runs
+ * @sk: the socket; no reference, cleared when the socket is destroyed
+ * @pool: the flow's pool, or NULL when it could not be allocated
+ * @rdev: the device the flow is registered with, or NULL
+ * @tuple: the flow as received, valid while @rdev is set
+ * @hash: hash of @tuple
+ * @slot: the hardware filter slot the flow is in, or -1
+ * @set_idx: index in the device's hw set (with a slot) or sw set, or -1
+ * @hw_failed: its filter insert failed; retried when a slot frees up
+ * @hits: packets the classifier matched recently, decayed by the monitor
+ * @mark: %RXR_MARK_MEMALLOC and %RXR_MARK_SOCKOPT
+ */
+struct rxr_flow {
+	struct list_head node;
+	struct hlist_node hnode;
+	struct list_head dev_node;
+	struct rcu_head rcu;
+	refcount_t refcnt;
+	struct sock *sk;
+	struct rxr_pool *pool;
+	struct rxr_dev *rdev;
+	struct rxr_tuple tuple;
+	u32 hash;
+	int slot;
+	int set_idx;
+	bool hw_failed;
+	atomic_t hits;
+	u8 mark;
+};
+
+struct rxr_dev_pcpu_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t stat[RXR_STAT_NUM];
+};
+
+/**
+ * struct rxr_flow_set - flows a device picks pool pages from
+ * @n: number of flows in @flow
+ * @flow: the flows; read under RCU with READ_ONCE(), an entry may be NULL
+ */
+struct rxr_flow_set {
+	unsigned int n;
+	struct rxr_flow *flow[RXR_DEV_MAX_FLOWS];
+};
+
+/**
+ * struct rxr_dev - rx-reserve state of one net_device
+ * @dev: the device; the state lives until it unregisters
+ * @node: entry in the global device list, under rxr_lock
+ * @rcu: frees the state after its readers
+ * @refcnt: the device's reference, and the steering work's while queued
+ * @flows: registered flows, under rxr_lock
+ * @nflows: number of @flows
+ * @hash: the classifier: registered flows by tuple
+ * @hw: flows in a hardware slot, whose pools post the reserve queue
+ * @sw: flows in software, whose pools may be lent
+ * @hand: round robin over @hw for rxr_queue_page()
+ * @caps: what the driver gave in rxr_dev_attach()
+ * @attached: a driver attached the device
+ * @enabled: the rx-reserve private flag
+ * @dead: the device is unregistering
+ * @emergency: in emergency mode
+ * @emergency_since: jiffies when emergency mode started
+ * @last_fail: jiffies of the last failed RX allocation
+ * @emergency_count: emergency activations
+ * @emergency_ms: milliseconds spent in emergency mode, ended periods
+ * @slot_fail: filter inserts that failed
+ * @slot_mutex: serialises the steering work's calls into the driver
+ * @slot_owner: the flow of each slot, under rxr_lock
+ * @slot_installed: slots with a filter in the device, under @slot_mutex
+ * @sync_work: installs and removes filters
+ * @stats: counters the driver feeds with rxr_dev_count()
+ */
+struct rxr_dev {
+	struct net_device *dev;
+	struct list_head node;
+	struct rcu_head rcu;
+	refcount_t refcnt;
+	struct list_head flows;
+	unsigned int nflows;
+	struct hlist_head hash[1 << RXR_HASH_BITS];
+	struct rxr_flow_set hw;
+	struct rxr_flow_set sw;
+	atomic_t hand;
+	struct rxr_dev_caps caps;
+	bool attached;
+	bool enabled;
+	bool dead;
+	bool emergency;
+	unsigned long emergency_since;
+	unsigned long last_fail;
+	u64 emergency_count;
+	u64 emergency_ms;
+	u64 slot_fail;
+	struct mutex slot_mutex; /* see @slot_mutex above */
+	struct rxr_flow **slot_owner;
+	unsigned long *slot_installed;
+	struct work_struct sync_work;
+	struct rxr_dev_pcpu_stats __percpu *stats;
+};
+
+/**
+ * struct rxr_dev_info - a snapshot of a device's gauges and counters
+ * @flows_hw: flows in a hardware slot
+ * @flows_sw: flows in software
+ * @flows_nopool: flows without a pool, on mainline's shared reserve
+ * @pool_pages: pages of the pools of the device's flows
+ * @pool_free: free pages of those pools
+ * @stat: the driver's counters, &enum rxr_dev_stat
+ * @slot_fail: filter inserts that failed
+ * @emergency: emergency activations
+ * @emergency_ms: milliseconds spent in emergency mode
+ */
+struct rxr_dev_info {
+	u64 flows_hw;
+	u64 flows_sw;
+	u64 flows_nopool;
+	u64 pool_pages;
+	u64 pool_free;
+	u64 stat[RXR_STAT_NUM];
+	u64 slot_fail;
+	u64 emergency;
+	u64 emergency_ms;
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages);
+void rxr_flow_release(struct rxr_flow *flow);
+int rxr_flow_bind(struct rxr_flow *flow, struct net_device *dev,
+		  const struct rxr_tuple *t);
+void rxr_flow_unbind(struct rxr_flow *flow);
+void rxr_dev_sync(struct rxr_dev *rdev);
+struct rxr_dev *rxr_dev_get_state(const struct net_device *dev);
+void rxr_dev_get_info(struct rxr_dev *rdev, struct rxr_dev_info *info);
+struct rxr_flow *rxr_sk_flow(const struct sock *sk);
+unsigned int rxr_nr_flows(void);
+bool rxr_emergency_next(bool on, unsigned long quiet_ms,
+			unsigned long hold_ms, unsigned long free,
+			unsigned long min);
+void rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
+			    unsigned long free, unsigned long min);
+void rxr_set_fallback_policy(int policy);
+void rxr_decay_hits(struct rxr_dev *rdev);
+#endif
+
+#endif /* _NET_CORE_RX_RESERVE_PRIV_H */

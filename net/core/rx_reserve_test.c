@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite of rx-reserve's core: the registry of priority flows on real
+ * loopback sockets, steering slots on a test device whose ntuple table
+ * records what the core asks, classification, the fallback choice and
+ * emergency mode.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/mm.h>
+#include <linux/net.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "rx_reserve_priv.h"
+
+#define RXRT_SLOTS	2
+#define RXRT_BASE	6
+#define RXRT_TABLE	8
+
+/* The test device's ntuple table: what the core installed. */
+struct rxrt_table {
+	bool used[RXRT_TABLE];
+	struct ethtool_rx_flow_spec fs[RXRT_TABLE];
+	int fail_inserts;
+	unsigned int inserts;
+	unsigned int deletes;
+};
+
+static struct rxrt_table rxrt_table;
+
+static int rxrt_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
+{
+	u32 loc = nfc->fs.location;
+
+	if (loc >= RXRT_TABLE)
+		return -EINVAL;
+	switch (nfc->cmd) {
+	case ETHTOOL_SRXCLSRLINS:
+		if (rxrt_table.fail_inserts) {
+			rxrt_table.fail_inserts--;
+			return -ENOSPC;
+		}
+		rxrt_table.used[loc] = true;
+		rxrt_table.fs[loc] = nfc->fs;
+		rxrt_table.inserts++;
+		return 0;
+	case ETHTOOL_SRXCLSRLDEL:
+		if (!rxrt_table.used[loc])
+			return -ENOENT;
+		rxrt_table.used[loc] = false;
+		rxrt_table.deletes++;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+static const struct ethtool_ops rxrt_ethtool_ops = {
+	.set_rxnfc = rxrt_set_rxnfc,
+};
+
+static const struct net_device_ops rxrt_netdev_ops = {};
+
+static void rxrt_dev_free(void *data)
+{
+	struct net_device *dev = data;
+
+	unregister_netdev(dev);
+	free_netdev(dev);
+}
+
+static struct net_device *rxrt_dev_new(struct kunit *test)
+{
+	struct net_device *dev;
+
+	memset(&rxrt_table, 0, sizeof(rxrt_table));
+	dev = alloc_netdev_mqs(0, "rxrt%d", NET_NAME_ENUM, ether_setup, 4, 4);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &rxrt_netdev_ops;
+	dev->ethtool_ops = &rxrt_ethtool_ops;
+	eth_hw_addr_random(dev);
+	if (register_netdev(dev)) {
+		free_netdev(dev);
+		KUNIT_FAIL_AND_ABORT(test, "register_netdev failed");
+	}
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rxrt_dev_free, dev));
+	return dev;
+}
+
+static int rxrt_attach(struct net_device *dev, int queue, unsigned int slots)
+{
+	struct rxr_dev_caps caps = {
+		.reserve_queue = queue,
+		.hw_slots = slots,
+		.slot_base = RXRT_BASE,
+	};
+	int err;
+
+	rtnl_lock();
+	err = rxr_dev_attach(dev, &caps);
+	rtnl_unlock();
+	return err;
+}
+
+static void rxrt_sync(struct net_device *dev)
+{
+	rtnl_lock();
+	rxr_dev_sync(rxr_dev_get_state(dev));
+	rtnl_unlock();
+}
+
+static void rxrt_flow_release(void *data)
+{
+	rxr_flow_release(data);
+}
+
+static struct rxr_flow *rxrt_flow_new(struct kunit *test, unsigned int npages)
+{
+	struct rxr_flow *flow = rxr_flow_create(RXR_MARK_SOCKOPT, npages);
+
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rxrt_flow_release,
+						  flow));
+	return flow;
+}
+
+static void rxrt_tuple4(struct rxr_tuple *t, u32 remote, u16 rport,
+			u32 local, u16 lport)
+{
+	memset(t, 0, sizeof(*t));
+	ipv6_addr_set_v4mapped(htonl(remote), &t->saddr);
+	ipv6_addr_set_v4mapped(htonl(local), &t->daddr);
+	t->sport = htons(rport);
+	t->dport = htons(lport);
+	t->family = AF_INET;
+}
+
+static void rxrt_tuple6(struct rxr_tuple *t, u16 rport, u16 lport)
+{
+	memset(t, 0, sizeof(*t));
+	/* 2001:db8::1 to 2001:db8::2 */
+	t->saddr.s6_addr32[0] = htonl(0x20010db8);
+	t->saddr.s6_addr32[3] = htonl(1);
+	t->daddr.s6_addr32[0] = htonl(0x20010db8);
+	t->daddr.s6_addr32[3] = htonl(2);
+	t->sport = htons(rport);
+	t->dport = htons(lport);
+	t->family = AF_INET6;
+}
+
+/* Build the Ethernet frame of @t; return its length. */
+static unsigned int rxrt_frame(u8 *buf, const struct rxr_tuple *t, bool vlan)
+{
+	struct ethhdr *eth = (struct ethhdr *)buf;
+	unsigned int off = ETH_HLEN;
+	struct tcphdr *th;
+
+	memset(buf, 0, 128);
+	eth->h_proto = htons(t->family == AF_INET ? ETH_P_IP : ETH_P_IPV6);
+	if (vlan) {
+		struct vlan_hdr *vh = (struct vlan_hdr *)(buf + off);
+
+		vh->h_vlan_encapsulated_proto = eth->h_proto;
+		eth->h_proto = htons(ETH_P_8021Q);
+		off += VLAN_HLEN;
+	}
+	if (t->family == AF_INET) {
+		struct iphdr *iph = (struct iphdr *)(buf + off);
+
+		iph->version = 4;
+		iph->ihl = 5;
+		iph->protocol = IPPROTO_TCP;
+		iph->saddr = t->saddr.s6_addr32[3];
+		iph->daddr = t->daddr.s6_addr32[3];
+		off += sizeof(*iph);
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(buf + off);
+
+		ip6->version = 6;
+		ip6->nexthdr = IPPROTO_TCP;
+		ip6->saddr = t->saddr;
+		ip6->daddr = t->daddr;
+		off += sizeof(*ip6);
+	}
+	th = (struct tcphdr *)(buf + off);
+	th->source = t->sport;
+	th->dest = t->dport;
+	th->doff = 5;
+	return off + sizeof(*th);
+}
+
+/* Registry: real TCP sockets over loopback. */
+
+static void rxrt_lo_up(struct kunit *test)
+{
+	int err;
+
+	rtnl_lock();
+	err = dev_open(init_net.loopback_dev, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, 0, err);
+}
+
+static void rxrt_sock_release(void *data)
+{
+	sock_release(data);
+}
+
+static struct socket *rxrt_sock(struct kunit *test, int family, int type,
+				int proto)
+{
+	struct socket *sock;
+
+	KUNIT_ASSERT_EQ(test, 0, sock_create_kern(&init_net, family, type,
+						  proto, &sock));
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rxrt_sock_release,
+						  sock));
+	return sock;
+}
+
+/* A listener on loopback; returns its address in @ss. */
+static struct socket *rxrt_listener(struct kunit *test, int family,
+				    struct sockaddr_storage *ss, int *len)
+{
+	struct socket *sock = rxrt_sock(test, family, SOCK_STREAM,
+					IPPROTO_TCP);
+
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		*len = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = in6addr_loopback;
+		*len = sizeof(*sin6);
+	}
+	KUNIT_ASSERT_EQ(test, 0, kernel_bind(sock, (struct sockaddr *)ss,
+					     *len));
+	KUNIT_ASSERT_EQ(test, 0, kernel_listen(sock, 4));
+	KUNIT_ASSERT_GE(test, kernel_getsockname(sock, (struct sockaddr *)ss),
+			0);
+	return sock;
+}
+
+static void rxrt_registry(struct kunit *test, int family, bool memalloc)
+{
+	struct socket *lsock, *csock, *asock = NULL;
+	struct net_device *lo = init_net.loopback_dev;
+	struct sockaddr_storage ss;
+	unsigned int base, i;
+	struct rxr_flow *flow;
+	struct sock *sk;
+	int len;
+
+	rxrt_lo_up(test);
+	base = rxr_nr_flows();
+	lsock = rxrt_listener(test, family, &ss, &len);
+	KUNIT_EXPECT_EQ(test, -EINVAL, rxr_sk_setsockopt(lsock->sk, true));
+
+	/* Marked before connecting: registered by the connect itself. */
+	KUNIT_ASSERT_EQ(test, 0, sock_create_kern(&init_net, family,
+						  SOCK_STREAM, IPPROTO_TCP,
+						  &csock));
+	sk = csock->sk;
+	if (memalloc)
+		sk_set_memalloc(sk);
+	else
+		KUNIT_ASSERT_EQ(test, 0, rxr_sk_setsockopt(sk, true));
+	flow = rxr_sk_flow(sk);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	KUNIT_EXPECT_TRUE(test, sock_flag(sk, SOCK_RX_RESERVE));
+	KUNIT_EXPECT_TRUE(test, rxr_active());
+	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), base + 1);
+	KUNIT_EXPECT_NULL(test, flow->rdev);
+	KUNIT_ASSERT_NOT_NULL(test, flow->pool);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow->pool),
+			rxr_pool_size(flow->pool));
+
+	KUNIT_ASSERT_EQ(test, 0, kernel_connect(csock, (struct sockaddr *)&ss,
+						len, 0));
+	KUNIT_EXPECT_EQ(test, 0, kernel_accept(lsock, &asock, 0));
+	if (asock) {
+		/* An accepted socket does not inherit the flow. */
+		KUNIT_EXPECT_NULL(test, rxr_sk_flow(asock->sk));
+		sock_release(asock);
+	}
+	KUNIT_ASSERT_PTR_EQ(test, flow->rdev ? flow->rdev->dev : NULL, lo);
+	KUNIT_EXPECT_EQ(test, flow->tuple.family, family);
+	KUNIT_EXPECT_EQ(test, flow->tuple.dport, inet_sk(sk)->inet_sport);
+	KUNIT_EXPECT_EQ(test, flow->tuple.sport, inet_sk(sk)->inet_dport);
+	KUNIT_EXPECT_EQ(test, flow->slot, -1);
+
+	/* The loopback device classifies its own frames. */
+	{
+		u8 buf[128];
+		unsigned int n = rxrt_frame(buf, &flow->tuple, false);
+
+		rcu_read_lock();
+		KUNIT_EXPECT_PTR_EQ(test, rxr_classify(lo, buf, n), flow);
+		rcu_read_unlock();
+	}
+
+	/* Close: off the device at once, freed with the socket. */
+	kernel_sock_shutdown(csock, SHUT_RDWR);
+	sock_release(csock);
+	for (i = 0; i < 100 && rxr_nr_flows() != base; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), base);
+}
+
+static void rxr_test_registry_memalloc_v4(struct kunit *test)
+{
+	rxrt_registry(test, AF_INET, true);
+}
+
+static void rxr_test_registry_sockopt_v6(struct kunit *test)
+{
+	rxrt_registry(test, AF_INET6, false);
+}
+
+static void rxr_test_sockopt_errors(struct kunit *test)
+{
+	struct socket *udp = rxrt_sock(test, AF_INET, SOCK_DGRAM,
+				       IPPROTO_UDP);
+	struct socket *tcp = rxrt_sock(test, AF_INET, SOCK_STREAM,
+				       IPPROTO_TCP);
+	unsigned int base = rxr_nr_flows();
+
+	KUNIT_EXPECT_EQ(test, -EOPNOTSUPP, rxr_sk_setsockopt(udp->sk, true));
+	KUNIT_EXPECT_FALSE(test, sock_flag(udp->sk, SOCK_RX_RESERVE));
+	/* Off on a socket that is not marked: nothing to do. */
+	KUNIT_EXPECT_EQ(test, 0, rxr_sk_setsockopt(tcp->sk, false));
+	/* On, twice, off: one flow, then none. */
+	KUNIT_EXPECT_EQ(test, 0, rxr_sk_setsockopt(tcp->sk, true));
+	KUNIT_EXPECT_EQ(test, 0, rxr_sk_setsockopt(tcp->sk, true));
+	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), base + 1);
+	/* memalloc and the option: the flow stays until both are off. */
+	sk_set_memalloc(tcp->sk);
+	KUNIT_EXPECT_EQ(test, rxr_sk_flow(tcp->sk)->mark,
+			RXR_MARK_MEMALLOC | RXR_MARK_SOCKOPT);
+	KUNIT_EXPECT_EQ(test, 0, rxr_sk_setsockopt(tcp->sk, false));
+	KUNIT_EXPECT_NOT_NULL(test, rxr_sk_flow(tcp->sk));
+	sk_clear_memalloc(tcp->sk);
+	KUNIT_EXPECT_NULL(test, rxr_sk_flow(tcp->sk));
+	KUNIT_EXPECT_FALSE(test, sock_flag(tcp->sk, SOCK_RX_RESERVE));
+	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), base);
+}
+
+static void rxr_test_unregister(struct kunit *test)
+{
+	struct net_device *dev;
+	struct rxr_flow *flow;
+	struct rxr_tuple t;
+
+	dev = alloc_netdev_mqs(0, "rxrt%d", NET_NAME_ENUM, ether_setup, 1, 1);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	dev->netdev_ops = &rxrt_netdev_ops;
+	KUNIT_ASSERT_EQ(test, 0, register_netdev(dev));
+	flow = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 40000);
+	/* Not attached: registered, in software, no driver API. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->rdev, rxr_dev_get_state(dev));
+	KUNIT_EXPECT_FALSE(test, rxr_dev_active(dev));
+	KUNIT_EXPECT_NULL(test, rxr_queue_page(dev));
+	unregister_netdev(dev);
+	KUNIT_EXPECT_NULL(test, flow->rdev);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(dev->rx_reserve));
+	/* An unregistered device takes no flow. */
+	KUNIT_EXPECT_EQ(test, -ENODEV, rxr_flow_bind(flow, dev, &t));
+	free_netdev(dev);
+}
+
+/* Steering slots */
+
+static bool rxrt_rule_is(const struct ethtool_rx_flow_spec *fs,
+			 const struct rxr_tuple *t, u32 queue)
+{
+	return fs->flow_type == TCP_V4_FLOW && fs->ring_cookie == queue &&
+	       fs->h_u.tcp_ip4_spec.ip4src == t->saddr.s6_addr32[3] &&
+	       fs->h_u.tcp_ip4_spec.ip4dst == t->daddr.s6_addr32[3] &&
+	       fs->h_u.tcp_ip4_spec.psrc == t->sport &&
+	       fs->h_u.tcp_ip4_spec.pdst == t->dport &&
+	       fs->m_u.tcp_ip4_spec.psrc == htons(0xffff);
+}
+
+static void rxr_test_slots(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *flow[3];
+	struct rxr_dev_info info;
+	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
+	struct rxr_tuple t[3];
+	struct rxr_dev *rdev;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, rxrt_attach(dev, 4, RXRT_SLOTS));
+	KUNIT_EXPECT_EQ(test, -EINVAL, rxrt_attach(dev, -1, RXRT_SLOTS));
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, RXRT_SLOTS));
+	KUNIT_EXPECT_EQ(test, -EBUSY, rxrt_attach(dev, 3, RXRT_SLOTS));
+	rdev = rxr_dev_get_state(dev);
+
+	for (i = 0; i < 3; i++) {
+		flow[i] = rxrt_flow_new(test, 4);
+		rxrt_tuple4(&t[i], 0xc0000201, 3260, 0xc0000202, 40000 + i);
+		KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[i], dev, &t[i]));
+	}
+	rxrt_sync(dev);
+
+	/* Two slots: two flows in hardware, the third in software. */
+	KUNIT_EXPECT_EQ(test, flow[0]->slot, 0);
+	KUNIT_EXPECT_EQ(test, flow[1]->slot, 1);
+	KUNIT_EXPECT_EQ(test, flow[2]->slot, -1);
+	KUNIT_EXPECT_TRUE(test, rxrt_table.used[RXRT_BASE]);
+	KUNIT_EXPECT_TRUE(test, rxrt_table.used[RXRT_BASE + 1]);
+	KUNIT_EXPECT_TRUE(test, rxrt_rule_is(&rxrt_table.fs[RXRT_BASE],
+					     &t[0], 3));
+	KUNIT_EXPECT_TRUE(test, rxrt_rule_is(&rxrt_table.fs[RXRT_BASE + 1],
+					     &t[1], 3));
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.flows_hw, 2);
+	KUNIT_EXPECT_EQ(test, info.flows_sw, 1);
+	KUNIT_EXPECT_EQ(test, info.pool_pages, 12);
+	KUNIT_EXPECT_EQ(test, info.pool_free, 12);
+
+	/* The reserve queue is posted from the hardware flows' pools. */
+	{
+		struct page *p[9];
+		int n;
+
+		for (n = 0; n < 9; n++) {
+			p[n] = rxr_queue_page(dev);
+			if (!p[n])
+				break;
+		}
+		KUNIT_EXPECT_EQ(test, n, 8);
+		KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow[2]->pool), 4);
+		while (n--)
+			put_page(p[n]);
+		KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow[0]->pool), 4);
+	}
+
+	/* The administrator's rules stay out of the range. */
+	nfc.fs.location = RXRT_BASE;
+	KUNIT_EXPECT_EQ(test, -EBUSY, rxr_ethtool_check_rxnfc(dev, nfc.cmd,
+							      &nfc));
+	nfc.fs.location = RXRT_BASE + RXRT_SLOTS;
+	KUNIT_EXPECT_EQ(test, 0, rxr_ethtool_check_rxnfc(dev, nfc.cmd, &nfc));
+	nfc.fs.location = RXRT_BASE - 1;
+	KUNIT_EXPECT_EQ(test, 0, rxr_ethtool_check_rxnfc(dev, nfc.cmd, &nfc));
+	nfc.cmd = ETHTOOL_SRXCLSRLDEL;
+	nfc.fs.location = RXRT_BASE + 1;
+	KUNIT_EXPECT_EQ(test, -EBUSY, rxr_ethtool_check_rxnfc(dev, nfc.cmd,
+							      &nfc));
+
+	/* A flow leaves: its filter goes and the third is promoted. */
+	rxr_flow_unbind(flow[0]);
+	rxrt_sync(dev);
+	KUNIT_EXPECT_EQ(test, flow[2]->slot, 0);
+	KUNIT_EXPECT_TRUE(test, rxrt_rule_is(&rxrt_table.fs[RXRT_BASE],
+					     &t[2], 3));
+	KUNIT_EXPECT_EQ(test, rxrt_table.deletes, 1);
+
+	/* An insert fails: software until a slot frees up. */
+	rxrt_table.fail_inserts = 1;
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[0], dev, &t[0]));
+	rxr_flow_unbind(flow[1]);
+	rxrt_sync(dev);
+	KUNIT_EXPECT_EQ(test, flow[0]->slot, -1);
+	KUNIT_EXPECT_TRUE(test, flow[0]->hw_failed);
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE + 1]);
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.slot_fail, 1);
+	KUNIT_EXPECT_EQ(test, info.flows_sw, 1);
+	rxr_flow_unbind(flow[2]);
+	rxrt_sync(dev);
+	KUNIT_EXPECT_GE(test, flow[0]->slot, 0);
+	KUNIT_EXPECT_FALSE(test, flow[0]->hw_failed);
+
+	/* The private flag off takes every filter out, on puts them back. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[1], dev, &t[1]));
+	rxrt_sync(dev);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
+	rtnl_unlock();
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE]);
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE + 1]);
+	KUNIT_EXPECT_EQ(test, flow[0]->slot, -1);
+	KUNIT_EXPECT_EQ(test, flow[1]->slot, -1);
+	KUNIT_EXPECT_NULL(test, rxr_queue_page(dev));
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, true));
+	rtnl_unlock();
+	KUNIT_EXPECT_TRUE(test, rxrt_table.used[RXRT_BASE]);
+	KUNIT_EXPECT_TRUE(test, rxrt_table.used[RXRT_BASE + 1]);
+
+	/* Detach removes the filters. */
+	rtnl_lock();
+	rxr_dev_detach(dev);
+	rtnl_unlock();
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE]);
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE + 1]);
+	nfc.fs.location = RXRT_BASE;
+	KUNIT_EXPECT_EQ(test, 0, rxr_ethtool_check_rxnfc(dev, nfc.cmd, &nfc));
+}
+
+/* Classification */
+
+static void rxr_test_classify(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *f4, *f6;
+	struct rxr_tuple t4, t6, t;
+	u8 buf[128];
+	unsigned int n;
+	struct iphdr *iph;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	f4 = rxrt_flow_new(test, 1);
+	f6 = rxrt_flow_new(test, 1);
+	rxrt_tuple4(&t4, 0xc0000201, 10809, 0xc0000202, 51000);
+	rxrt_tuple6(&t6, 4420, 52000);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(f4, dev, &t4));
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(f6, dev, &t6));
+
+	rcu_read_lock();
+	n = rxrt_frame(buf, &t4, false);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f4);
+	KUNIT_EXPECT_TRUE(test, rxr_parse(buf, n, &t));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(&t, &t4, sizeof(t)));
+	/* The ports are all it needs of TCP. */
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n - 16), f4);
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n - 17));
+	n = rxrt_frame(buf, &t4, true);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f4);
+	n = rxrt_frame(buf, &t6, false);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f6);
+	n = rxrt_frame(buf, &t6, true);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f6);
+
+	/* Another port, a fragment, UDP, truncated: no flow. */
+	t = t4;
+	t.sport = htons(10810);
+	n = rxrt_frame(buf, &t, false);
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	n = rxrt_frame(buf, &t4, false);
+	iph = (struct iphdr *)(buf + ETH_HLEN);
+	iph->frag_off = htons(IP_MF);
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	iph->frag_off = 0;
+	iph->protocol = IPPROTO_UDP;
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	iph->protocol = IPPROTO_TCP;
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, ETH_HLEN + 10));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, 4));
+	/* Same addresses and ports as IPv6 is another flow. */
+	t = t4;
+	t.family = AF_INET6;
+	n = rxrt_frame(buf, &t, false);
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	rcu_read_unlock();
+
+	/* Unregistered flows are not classified. */
+	rxr_flow_unbind(f4);
+	n = rxrt_frame(buf, &t4, false);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	rcu_read_unlock();
+}
+
+/* The software fallback */
+
+static const unsigned int rxrt_share[] = { 70, 20, 5, 5 };
+
+/* Which of the flows the next frame belongs to, by rxrt_share. */
+static unsigned int rxrt_next_owner(void)
+{
+	unsigned int r = get_random_u32_below(100), i;
+
+	for (i = 0; i < ARRAY_SIZE(rxrt_share) - 1; i++) {
+		if (r < rxrt_share[i])
+			return i;
+		r -= rxrt_share[i];
+	}
+	return i;
+}
+
+/*
+ * Lend @rounds pages; the frame that lands in each comes from a flow drawn
+ * by rxrt_share.  Returns how many reached their owner.
+ */
+static unsigned int rxrt_lend_rounds(struct kunit *test,
+				     struct net_device *dev,
+				     const struct rxr_tuple *t,
+				     unsigned int rounds)
+{
+	struct rxr_dev *rdev = rxr_dev_get_state(dev);
+	unsigned int i, owner, delivered = 0, n;
+	struct rxr_pool *tag;
+	struct rxr_flow *flow;
+	struct page *page;
+	u8 buf[128];
+
+	for (i = 0; i < rounds; i++) {
+		owner = rxrt_next_owner();
+		n = rxrt_frame(buf, &t[owner], false);
+		rcu_read_lock();
+		page = rxr_lend_page(dev, &tag);
+		flow = rxr_classify(dev, buf, n);
+		if (page && rxr_flow_owns(flow, tag))
+			delivered++;
+		rcu_read_unlock();
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		put_page(page);
+		rxr_pool_put(tag);
+		if (i % 64 == 63)
+			rxr_decay_hits(rdev);
+	}
+	return delivered;
+}
+
+static void rxr_test_fallback(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	const unsigned int rounds = 4000;
+	unsigned int i, random, weighted;
+	struct rxr_tuple t[ARRAY_SIZE(rxrt_share)];
+	struct rxr_flow *flow[ARRAY_SIZE(rxrt_share)];
+	struct rxr_dev_info info;
+	struct rxr_pool *tag;
+	struct page *page;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, &tag));
+	for (i = 0; i < ARRAY_SIZE(rxrt_share); i++) {
+		flow[i] = rxrt_flow_new(test, 2);
+		rxrt_tuple4(&t[i], 0xc0000201, 10809, 0xc0000202, 41000 + i);
+		KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[i], dev, &t[i]));
+	}
+
+	/* A lent page is tagged with its pool, and goes back to it. */
+	page = rxr_lend_page(dev, &tag);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	for (i = 0; i < ARRAY_SIZE(rxrt_share); i++)
+		if (rxr_flow_owns(flow[i], tag))
+			break;
+	KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(rxrt_share));
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(tag), 1);
+	put_page(page);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(tag), 2);
+	rxr_pool_put(tag);
+
+	rxr_set_fallback_policy(RXR_FALLBACK_RANDOM);
+	random = rxrt_lend_rounds(test, dev, t, rounds);
+	rxr_set_fallback_policy(RXR_FALLBACK_WEIGHTED);
+	weighted = rxrt_lend_rounds(test, dev, t, rounds);
+	kunit_info(test,
+		   "fallback: shares 70/20/5/5, %u lent each: random %u delivered (%u per mille), weighted %u (%u per mille)\n",
+		   rounds, random, random * 1000 / rounds, weighted,
+		   weighted * 1000 / rounds);
+	KUNIT_EXPECT_GT(test, weighted, random);
+
+	rxr_dev_get_info(rxr_dev_get_state(dev), &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_LENT], 2 * rounds + 1);
+	KUNIT_EXPECT_EQ(test, info.pool_free, info.pool_pages);
+
+	/* Every pool empty: nothing to lend. */
+	{
+		struct page *p[8];
+		struct rxr_pool *tags[8];
+		int n;
+
+		for (n = 0; n < 8; n++) {
+			p[n] = rxr_lend_page(dev, &tags[n]);
+			KUNIT_ASSERT_NOT_NULL(test, p[n]);
+		}
+		KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, &tag));
+		while (n--) {
+			put_page(p[n]);
+			rxr_pool_put(tags[n]);
+		}
+	}
+}
+
+/* Emergency mode */
+
+static void rxr_test_emergency_next(struct kunit *test)
+{
+	/* off: on below min only */
+	KUNIT_EXPECT_FALSE(test, rxr_emergency_next(false, 0, 1000, 100, 100));
+	KUNIT_EXPECT_TRUE(test, rxr_emergency_next(false, 5000, 1000, 99, 100));
+	/* on: stays on while allocations fail lately or memory is low */
+	KUNIT_EXPECT_TRUE(test, rxr_emergency_next(true, 999, 1000, 1000, 100));
+	KUNIT_EXPECT_TRUE(test, rxr_emergency_next(true, 1000, 1000, 124, 100));
+	KUNIT_EXPECT_FALSE(test, rxr_emergency_next(true, 1000, 1000, 125,
+						    100));
+}
+
+static void rxr_test_emergency(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_dev_info info;
+	struct rxr_dev *rdev;
+	unsigned long t0;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	rdev = rxr_dev_get_state(dev);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+
+	/* A failed allocation switches it on at once. */
+	rxr_rx_alloc_failed(dev);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	t0 = READ_ONCE(rdev->last_fail);
+
+	/* Plenty of memory but too soon: stays on. */
+	rxr_dev_emergency_tick(rdev, t0 + msecs_to_jiffies(500), 1000, 100);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	/* Quiet long enough but below the low watermark: stays on. */
+	rxr_dev_emergency_tick(rdev, t0 + msecs_to_jiffies(1500), 110, 100);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	/* Quiet and above the low watermark: off. */
+	rxr_dev_emergency_tick(rdev, t0 + msecs_to_jiffies(2000), 1000, 100);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.emergency, 1);
+	KUNIT_EXPECT_GE(test, info.emergency_ms, 2000);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_ALLOC_FAIL], 1);
+
+	/* Below the min watermark: on again, without a failure. */
+	rxr_dev_emergency_tick(rdev, t0 + msecs_to_jiffies(2100), 99, 100);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.emergency, 2);
+
+	/* The private flag off leaves emergency mode. */
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
+	rtnl_unlock();
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+	rxr_rx_alloc_failed(dev);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+}
+
+/* Counters */
+
+static void rxr_test_ethtool_stats(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	int n = rxr_ethtool_sset_count(dev);
+	u8 *names, *s;
+	u64 *vals, *v;
+	struct rxr_flow *flow;
+	struct rxr_tuple t;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, n, 14);
+	names = kunit_kzalloc(test, n * ETH_GSTRING_LEN, GFP_KERNEL);
+	vals = kunit_kcalloc(test, n, sizeof(*vals), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	KUNIT_ASSERT_NOT_NULL(test, vals);
+	s = names;
+	rxr_ethtool_get_strings(dev, &s);
+	KUNIT_EXPECT_PTR_EQ(test, s, names + n * ETH_GSTRING_LEN);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, 0,
+				strncmp(names + i * ETH_GSTRING_LEN,
+					"rx_reserve_", 11));
+	KUNIT_EXPECT_STREQ(test, names + 3 * ETH_GSTRING_LEN,
+			   "rx_reserve_pool_pages");
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	flow = rxrt_flow_new(test, 3);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 42000);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	rxr_dev_count(dev, RXR_STAT_STEERED, 5);
+	rxr_dev_count(dev, RXR_STAT_RECYCLED, 2);
+	v = vals;
+	rxr_ethtool_get_stats(dev, &v);
+	KUNIT_EXPECT_PTR_EQ(test, v, vals + n);
+	KUNIT_EXPECT_EQ(test, vals[0], 0);	/* flows_hw */
+	KUNIT_EXPECT_EQ(test, vals[1], 1);	/* flows_sw */
+	KUNIT_EXPECT_EQ(test, vals[3], 3);	/* pool_pages */
+	KUNIT_EXPECT_EQ(test, vals[4], 3);	/* pool_free */
+	KUNIT_EXPECT_EQ(test, vals[5], 5);	/* steered */
+	KUNIT_EXPECT_EQ(test, vals[8], 2);	/* recycled */
+}
+
+static struct kunit_case rxr_test_cases[] = {
+	KUNIT_CASE(rxr_test_registry_memalloc_v4),
+	KUNIT_CASE(rxr_test_registry_sockopt_v6),
+	KUNIT_CASE(rxr_test_sockopt_errors),
+	KUNIT_CASE(rxr_test_unregister),
+	KUNIT_CASE(rxr_test_slots),
+	KUNIT_CASE(rxr_test_classify),
+	KUNIT_CASE(rxr_test_fallback),
+	KUNIT_CASE(rxr_test_emergency_next),
+	KUNIT_CASE(rxr_test_emergency),
+	KUNIT_CASE(rxr_test_ethtool_stats),
+	{}
+};
+
+static struct kunit_suite rxr_test_suite = {
+	.name = "rx_reserve",
+	.test_cases = rxr_test_cases,
+};
+
+kunit_test_suite(rxr_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for rx-reserve's core");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
