@@ -178,7 +178,7 @@ phase_kunit()
 # and half the boots hang at the first connection (../shared/BASELINE.md;
 # the virtio-net issue fixes the order in the driver).
 selftest_guests=(
-	"none -- nsim_link.sh"
+	"none -- nsim_link.sh flows.sh"
 	"virtio-mq --queues 4 --rss off -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"

@@ -1408,8 +1408,9 @@ void rxr_rx_alloc_failed(struct net_device *dev)
 				rxr_emergency_set(rdev, true, jiffies,
 						  "alloc-fail");
 			spin_unlock_bh(&rxr_lock);
-			mod_delayed_work(system_wq, &rxr_monitor_work,
-					 RXR_MONITOR_PERIOD);
+			/* A no-op if pending: failures must not starve it. */
+			queue_delayed_work(system_wq, &rxr_monitor_work,
+					   RXR_MONITOR_PERIOD);
 		}
 	}
 	rcu_read_unlock();
@@ -1599,24 +1600,47 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
  * @dev: the device
  * @data: the driver's value cursor, advanced past the values
  *
- * Context: process context.
+ * Context: any context but hard IRQ; RTNL may be held.
  */
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
 {
 	struct rxr_dev_info info = {};
 	struct rxr_dev *rdev;
 
-	rtnl_lock();
-	rdev = rtnl_dereference(dev->rx_reserve);
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
 	if (rdev)
 		rxr_dev_get_info(rdev, &info);
-	rtnl_unlock();
+	rcu_read_unlock();
 	rxr_info_to_array(&info, *data);
 	*data += ARRAY_SIZE(rxr_stat_names);
 }
 EXPORT_SYMBOL_GPL(rxr_ethtool_get_stats);
 
 /* /proc/net/rx_reserve */
+
+static void rxr_proc_flow(struct seq_file *seq, const struct net_device *dev,
+			  const struct rxr_flow *flow)
+{
+	const struct rxr_tuple *t = &flow->tuple;
+	static const char * const marks[] = {
+		"none", "memalloc", "sockopt", "memalloc,sockopt",
+	};
+
+	if (t->family == AF_INET)
+		seq_printf(seq, "flow %s family 4 local %pI4:%u remote %pI4:%u",
+			   dev->name, &t->daddr.s6_addr32[3], ntohs(t->dport),
+			   &t->saddr.s6_addr32[3], ntohs(t->sport));
+	else
+		seq_printf(seq,
+			   "flow %s family 6 local [%pI6c]:%u remote [%pI6c]:%u",
+			   dev->name, &t->daddr, ntohs(t->dport), &t->saddr,
+			   ntohs(t->sport));
+	seq_printf(seq, " slot %d pool %u free %u mark %s\n", flow->slot,
+		   flow->pool ? rxr_pool_size(flow->pool) : 0,
+		   flow->pool ? rxr_pool_free_pages(flow->pool) : 0,
+		   marks[flow->mark & 3]);
+}
 
 static int rxr_proc_show(struct seq_file *seq, void *v)
 {
@@ -1652,24 +1676,8 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 		seq_putc(seq, '\n');
 
 		spin_lock_bh(&rxr_lock);
-		list_for_each_entry(flow, &rdev->flows, dev_node) {
-			seq_printf(seq,
-				   "flow %s family %u local [%pI6c]:%u remote [%pI6c]:%u slot %d pool %u free %u mark %s%s\n",
-				   dev->name,
-				   flow->tuple.family == AF_INET ? 4 : 6,
-				   &flow->tuple.daddr,
-				   ntohs(flow->tuple.dport),
-				   &flow->tuple.saddr,
-				   ntohs(flow->tuple.sport), flow->slot,
-				   flow->pool ? rxr_pool_size(flow->pool) : 0,
-				   flow->pool ?
-				   rxr_pool_free_pages(flow->pool) : 0,
-				   flow->mark & RXR_MARK_MEMALLOC ?
-				   "memalloc" : "",
-				   flow->mark & RXR_MARK_SOCKOPT ?
-				   (flow->mark & RXR_MARK_MEMALLOC ?
-				    ",sockopt" : "sockopt") : "");
-		}
+		list_for_each_entry(flow, &rdev->flows, dev_node)
+			rxr_proc_flow(seq, dev, flow);
 		spin_unlock_bh(&rxr_lock);
 	}
 	rtnl_unlock();
@@ -1714,6 +1722,14 @@ static int rxr_netdev_event(struct notifier_block *nb, unsigned long event,
 	}
 	list_for_each_entry_safe(flow, tmp, &rdev->flows, dev_node)
 		__rxr_flow_unbind(flow);
+	if (dev->reg_state == NETREG_REGISTERED) {
+		/*
+		 * Moving to another namespace: the flows were the old one's,
+		 * the driver's attachment stays.
+		 */
+		spin_unlock_bh(&rxr_lock);
+		return NOTIFY_OK;
+	}
 	rxr_emergency_set(rdev, false, jiffies, "unregister");
 	rdev->dead = true;
 	rdev->attached = false;

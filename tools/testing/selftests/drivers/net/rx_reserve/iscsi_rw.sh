@@ -53,6 +53,7 @@ if ! DISK=$(slowwait 20 iscsi_disk); then
 	echo "FAIL: no disk appeared for $IQN"
 	exit "$ksft_fail"
 fi
+rxr_check_kernel_flow "iSCSI socket" "$RXR_PEER4:3260"
 blk_rw_check "/dev/$DISK" "$MIB"
 
 exit "$RET"

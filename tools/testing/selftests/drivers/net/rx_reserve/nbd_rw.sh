@@ -27,6 +27,7 @@ if ! nbd-client "$RXR_PEER4" "$RXR_NBD_PORT" "$DEV" -N "$EXPORT"; then
 	echo "FAIL: nbd-client could not connect to $RXR_PEER4:$RXR_NBD_PORT"
 	exit "$ksft_fail"
 fi
+rxr_check_kernel_flow "nbd socket" "$RXR_PEER4:$RXR_NBD_PORT"
 blk_rw_check "$DEV" "$MIB"
 
 exit "$RET"

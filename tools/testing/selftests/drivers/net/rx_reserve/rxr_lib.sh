@@ -73,6 +73,20 @@ check_ok()
 	fi
 }
 
+# check_fail WHAT CMD...: log whether CMD fails, remember a success.
+check_fail()
+{
+	local what=$1
+
+	shift
+	if "$@" 2> /dev/null; then
+		printf 'FAIL: %s: %s succeeded\n' "$what" "$*"
+		RET=$ksft_fail
+	else
+		printf 'PASS: %s\n' "$what"
+	fi
+}
+
 # check_ge WHAT MIN ACTUAL
 check_ge()
 {
@@ -117,4 +131,28 @@ blk_rw_check()
 	check_ge "$NIC rx bytes during the read" $((mib << 20)) \
 		$(($(link_stat "$NIC" rx bytes) - rx0))
 	rm -f /tmp/rxr_blk.out /tmp/rxr_blk.in
+}
+
+# kv KEY: the value after KEY in the "key value ..." lines of stdin.
+kv()
+{
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+
+# rxr_check_kernel_flow WHAT REMOTE: a kernel socket to REMOTE (ADDR:PORT)
+# is a priority flow on $NIC, marked by sk_set_memalloc(), with its pool.
+rxr_check_kernel_flow()
+{
+	local line
+
+	if [ ! -r /proc/net/rx_reserve ]; then
+		echo "# $1: no /proc/net/rx_reserve (kernel without rx-reserve)"
+		return 0
+	fi
+	line=$(awk -v d="$NIC" -v r="$2" \
+		'$1 == "flow" && $2 == d && $8 == r && $NF == "memalloc"' \
+		/proc/net/rx_reserve | head -n 1)
+	check_ok "$1 is a priority flow on $NIC" test -n "$line"
+	[ -n "$line" ] || return 0
+	check_ge "$1 flow pool pages" 1 "$(kv pool <<< "$line")"
 }

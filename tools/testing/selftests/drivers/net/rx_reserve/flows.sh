@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Priority flows made from userspace with SO_RX_RESERVE: the option's
+# errors, registration with the device of the route over IPv4 and IPv6,
+# pool pages accounted in /proc/net/rx_reserve and given back on close,
+# registration of a connection still in progress, and a flow following its
+# route to another device.
+
+source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
+
+DIR=$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")
+SOCK=$DIR/rxr_sock
+PROC=/proc/net/rx_reserve
+
+if [ ! -r "$PROC" ]; then
+	echo "SKIP: $PROC missing: kernel without CONFIG_RX_RESERVE"
+	exit "$ksft_skip"
+fi
+if [ ! -x "$SOCK" ]; then
+	echo "SKIP: $SOCK not built"
+	exit "$ksft_skip"
+fi
+rxr_require_cmd ip
+
+HOLD_PID=
+HOLD_FD=
+cleanup()
+{
+	hold_stop
+	ip link del rxra0 2> /dev/null
+	ip link del rxrb0 2> /dev/null
+	rm -f /tmp/rxr_hold.fifo /tmp/rxr_hold.out
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# hold_start CMD...: run CMD (an rxr_sock that holds a flow) with stdin
+# from a fifo this shell keeps open; set PORT to the port it prints.
+hold_start()
+{
+	local i
+
+	rm -f /tmp/rxr_hold.fifo /tmp/rxr_hold.out
+	mkfifo /tmp/rxr_hold.fifo
+	"$@" < /tmp/rxr_hold.fifo > /tmp/rxr_hold.out &
+	HOLD_PID=$!
+	exec {HOLD_FD}> /tmp/rxr_hold.fifo
+	PORT=
+	for ((i = 0; i < 50; i++)); do
+		PORT=$(awk '$1 == "port" { print $2 }' /tmp/rxr_hold.out)
+		[ -n "$PORT" ] && return 0
+		kill -0 "$HOLD_PID" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "FAIL: $* did not start"
+	RET=$ksft_fail
+	return 1
+}
+
+# hold_stop: close the held flow's socket.
+hold_stop()
+{
+	if [ -n "$HOLD_FD" ]; then
+		exec {HOLD_FD}>&-
+		HOLD_FD=
+	fi
+	if [ -n "$HOLD_PID" ]; then
+		wait "$HOLD_PID"
+		HOLD_PID=
+	fi
+}
+
+# global KEY: a value of the first line of $PROC.
+global()
+{
+	head -n 1 "$PROC" | kv "$1"
+}
+
+# flow_line DEV FAMILY LOCALPORT: the flow's line of $PROC.
+flow_line()
+{
+	awk -v d="$1" -v f="$2" -v p=":$3" '
+		$1 == "flow" && $2 == d && $4 == f &&
+		substr($6, length($6) - length(p) + 1) == p' "$PROC"
+}
+
+# field LINE KEY
+field()
+{
+	kv "$2" <<< "$1"
+}
+
+# poll TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second.
+poll()
+{
+	local n=$1 i
+
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+has_flow() { [ -n "$(flow_line "$@")" ]; }
+no_flow() { [ -z "$(flow_line "$@")" ]; }
+pages_are() { [ "$(global pool_pages)" = "$1" ]; }
+
+check_ok "SO_RX_RESERVE errors and getsockopt" "$SOCK" errors
+
+NPAGES=$(sysctl -n net.core.rx_reserve_pool_pages)
+check_eq "default pool size (net.core.rx_reserve_pool_pages)" 256 "$NPAGES"
+for v in 0 4097; do
+	check_fail "net.core.rx_reserve_pool_pages=$v refused" \
+		sysctl -q -w net.core.rx_reserve_pool_pages=$v
+done
+check_eq "net.core.rx_reserve_pool_pages unchanged" "$NPAGES" \
+	"$(sysctl -n net.core.rx_reserve_pool_pages)"
+for s in rx_reserve_fallback=2 rx_reserve_emergency_hold_ms=5 \
+	 rx_reserve_max_pages=-1; do
+	check_fail "net.core.$s refused" sysctl -q -w "net.core.$s"
+done
+P0=$(global pool_pages)
+F0=$(global flows)
+
+ip link set lo up
+for fam in 4 6; do
+	addr=127.0.0.1
+	[ $fam = 6 ] && addr=::1
+	hold_start "$SOCK" pair "$addr" || continue
+	line=$(flow_line lo $fam "$PORT")
+	check_ok "IPv$fam flow on lo in $PROC" test -n "$line"
+	check_eq "IPv$fam flow pool pages" "$NPAGES" "$(field "$line" pool)"
+	check_eq "IPv$fam flow free pages" "$NPAGES" "$(field "$line" free)"
+	check_eq "IPv$fam flow marked by the socket option" sockopt \
+		"$(field "$line" mark)"
+	check_eq "IPv$fam pool pages accounted globally" $((P0 + NPAGES)) \
+		"$(global pool_pages)"
+	check_ge "lo flows in software" 1 \
+		"$(field "$(grep '^dev lo ' "$PROC")" flows_sw)"
+	hold_stop
+	check_ok "IPv$fam flow gone after close" poll 30 no_flow lo $fam "$PORT"
+	check_ok "IPv$fam pool pages given back" poll 30 pages_are "$P0"
+done
+
+# A connection in progress registers with its route's device, and follows
+# the route to another one.  The veth peers have no address, so the SYN is
+# never answered and the socket stays in SYN-SENT; a permanent neighbour
+# entry lets each SYN leave the host, so that its retransmission re-routes
+# (an SYN waiting for ARP is not retransmitted).
+ip link add rxra0 type veth peer name rxra1 &&
+ip link add rxrb0 type veth peer name rxrb1 || {
+	echo "SKIP: no veth"
+	exit "$ksft_skip"
+}
+for d in rxra0 rxra1 rxrb0 rxrb1; do
+	ip link set "$d" up
+done
+ip addr add 198.18.1.1/24 dev rxra0
+ip addr add 198.18.2.1/24 dev rxrb0
+ip neigh add 198.18.9.9 lladdr 02:00:00:00:00:09 dev rxra0 nud permanent
+ip neigh add 198.18.9.9 lladdr 02:00:00:00:00:09 dev rxrb0 nud permanent
+ip route add 198.18.9.9/32 dev rxra0
+if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+	check_ok "flow in progress on rxra0" poll 20 has_flow rxra0 4 "$PORT"
+	check_eq "rxra0 flows" 1 \
+		"$(field "$(grep '^dev rxra0 ' "$PROC")" flows_sw)"
+	ip route replace 198.18.9.9/32 dev rxrb0
+	check_ok "flow follows the route to rxrb0" \
+		poll 50 has_flow rxrb0 4 "$PORT"
+	check_ok "flow left rxra0" no_flow rxra0 4 "$PORT"
+	hold_stop
+	check_ok "flow gone after close" poll 30 no_flow rxrb0 4 "$PORT"
+fi
+
+# Device unregister takes the flow off the device.
+if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+	check_ok "flow on rxrb0" poll 20 has_flow rxrb0 4 "$PORT"
+	ip link del rxrb0
+	check_eq "rxrb0 state gone with the device" "" \
+		"$(grep '^dev rxrb0 ' "$PROC")"
+	check_eq "flow still exists, unregistered" $((F0 + 1)) "$(global flows)"
+	hold_stop
+fi
+check_ok "pool pages all given back" poll 30 pages_are "$P0"
+
+exit "$RET"

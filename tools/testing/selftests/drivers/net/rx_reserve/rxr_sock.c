@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxr_sock: make userspace priority flows with SO_RX_RESERVE for the
+ * rx_reserve selftests.
+ *
+ *   rxr_sock errors
+ *	check the option's errors: EOPNOTSUPP on UDP, EINVAL on a listening
+ *	socket, EPERM without CAP_NET_ADMIN; exit 0 if all are right.
+ *   rxr_sock pair ADDR
+ *	listen on ADDR (IPv4 or IPv6 loopback), connect a priority socket to
+ *	it, print "port N" (the client's local port), hold until stdin
+ *	closes.
+ *   rxr_sock connect [-b] ADDR PORT
+ *	connect a priority socket to ADDR PORT (-b: do not wait for the
+ *	connection), print "port N", hold until stdin closes.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SO_RX_RESERVE
+#define SO_RX_RESERVE 81
+#endif
+
+static int failed;
+
+static void check(const char *what, int got, int want)
+{
+	if (got == want) {
+		printf("PASS: %s (%s)\n", what, want ? strerror(want) : "0");
+	} else {
+		printf("FAIL: %s: expected %s, got %s\n", what,
+		       want ? strerror(want) : "0", got ? strerror(got) : "0");
+		failed = 1;
+	}
+}
+
+static void check_val(const char *what, int got, int want)
+{
+	if (got == want) {
+		printf("PASS: %s (%d)\n", what, got);
+	} else {
+		printf("FAIL: %s: expected %d, got %d\n", what, want, got);
+		failed = 1;
+	}
+}
+
+static int set_rxr(int fd, int on)
+{
+	return setsockopt(fd, SOL_SOCKET, SO_RX_RESERVE, &on, sizeof(on)) ?
+	       errno : 0;
+}
+
+static int get_rxr(int fd)
+{
+	socklen_t len = sizeof(int);
+	int on = -1;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_RX_RESERVE, &on, &len))
+		return -errno;
+	return on;
+}
+
+static int drop_net_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[CAP_NET_ADMIN / 32].effective &= ~(1U << (CAP_NET_ADMIN % 32));
+	return syscall(SYS_capset, &hdr, data);
+}
+
+static int errors(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int udp, lsn, tcp;
+
+	udp = socket(AF_INET, SOCK_DGRAM, 0);
+	lsn = socket(AF_INET, SOCK_STREAM, 0);
+	tcp = socket(AF_INET6, SOCK_STREAM, 0);
+	if (udp < 0 || lsn < 0 || tcp < 0) {
+		perror("socket");
+		return 1;
+	}
+	check("SO_RX_RESERVE on UDP", set_rxr(udp, 1), EOPNOTSUPP);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(lsn, (struct sockaddr *)&sin, sizeof(sin)) || listen(lsn, 1)) {
+		perror("listen");
+		return 1;
+	}
+	check("SO_RX_RESERVE on a listening socket", set_rxr(lsn, 1), EINVAL);
+	check_val("getsockopt before", get_rxr(tcp), 0);
+	check("SO_RX_RESERVE on TCP", set_rxr(tcp, 1), 0);
+	check_val("getsockopt after", get_rxr(tcp), 1);
+	check("SO_RX_RESERVE off", set_rxr(tcp, 0), 0);
+	check_val("getsockopt off", get_rxr(tcp), 0);
+	if (drop_net_admin()) {
+		perror("capset");
+		return 1;
+	}
+	check("SO_RX_RESERVE without CAP_NET_ADMIN", set_rxr(tcp, 1), EPERM);
+	check_val("getsockopt without CAP_NET_ADMIN", get_rxr(tcp), 0);
+	close(udp);
+	close(lsn);
+	close(tcp);
+	return failed;
+}
+
+static socklen_t parse(const char *addr, int port, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, addr, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(port);
+		return sizeof(*sin);
+	}
+	if (inet_pton(AF_INET6, addr, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(port);
+		return sizeof(*sin6);
+	}
+	fprintf(stderr, "rxr_sock: bad address %s\n", addr);
+	exit(2);
+}
+
+static int local_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len))
+		return -1;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* Make a priority socket, connect it, report, hold until stdin closes. */
+static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
+{
+	char buf[64];
+	int fd, err;
+
+	fd = socket(ss->ss_family, SOCK_STREAM, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 1;
+	}
+	err = set_rxr(fd, 1);
+	if (err) {
+		fprintf(stderr, "rxr_sock: SO_RX_RESERVE: %s\n", strerror(err));
+		return 1;
+	}
+	if (nonblock)
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+	if (connect(fd, (struct sockaddr *)ss, len) &&
+	    !(nonblock && errno == EINPROGRESS)) {
+		perror("connect");
+		return 1;
+	}
+	printf("port %d\n", local_port(fd));
+	fflush(stdout);
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	return 0;
+}
+
+static int pair(const char *addr)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = parse(addr, 0, &ss);
+	int lsn;
+
+	lsn = socket(ss.ss_family, SOCK_STREAM, 0);
+	if (lsn < 0 || bind(lsn, (struct sockaddr *)&ss, len) ||
+	    listen(lsn, 1) || getsockname(lsn, (struct sockaddr *)&ss, &len)) {
+		perror("listen");
+		return 1;
+	}
+	/* The connection completes in the listener's backlog. */
+	return hold(&ss, len, 0);
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_storage ss;
+	int nonblock = 0;
+	socklen_t len;
+
+	if (argc == 2 && !strcmp(argv[1], "errors"))
+		return errors();
+	if (argc == 3 && !strcmp(argv[1], "pair"))
+		return pair(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "connect")) {
+		if (!strcmp(argv[2], "-b")) {
+			nonblock = 1;
+			argv++;
+			argc--;
+		}
+		if (argc == 4) {
+			len = parse(argv[2], atoi(argv[3]), &ss);
+			return hold(&ss, len, nonblock);
+		}
+	}
+	fprintf(stderr,
+		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT\n");
+	return 2;
+}
