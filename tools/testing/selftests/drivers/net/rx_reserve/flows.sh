@@ -30,6 +30,8 @@ cleanup()
 	hold_stop
 	ip link del rxra0 2> /dev/null
 	ip link del rxrb0 2> /dev/null
+	ip netns del rxr-flows-$$ 2> /dev/null
+	[ -n "${MAX:-}" ] && sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
 	rm -f /tmp/rxr_hold.fifo /tmp/rxr_hold.out
 }
 trap cleanup EXIT
@@ -175,15 +177,51 @@ if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow gone after close" poll 30 no_flow rxrb0 4 "$PORT"
 fi
 
-# Device unregister takes the flow off the device.
+# Moving the device to another namespace takes the flow off it; deleting
+# that namespace destroys the device.
 if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow on rxrb0" poll 20 has_flow rxrb0 4 "$PORT"
-	ip link del rxrb0
-	check_eq "rxrb0 state gone with the device" "" \
+	ip netns add rxr-flows-$$
+	ip link set rxrb0 netns rxr-flows-$$
+	check_ok "flow off rxrb0 after its move" no_flow rxrb0 4 "$PORT"
+	check_eq "rxrb0 gone from this namespace's view" "" \
 		"$(grep '^dev rxrb0 ' "$PROC")"
+	check_eq "rxrb0 in the new namespace, without flows" 0 \
+		"$(ip netns exec rxr-flows-$$ grep '^dev rxrb0 ' "$PROC" |
+		   kv flows_sw)"
+	ip netns del rxr-flows-$$
+	check_ok "rxrb1 destroyed with the namespace" \
+		poll 50 test ! -e /sys/class/net/rxrb1
+	hold_stop
+fi
+
+# Device unregister takes the flow off the device.
+ip route replace 198.18.9.9/32 dev rxra0
+if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+	check_ok "flow on rxra0" poll 20 has_flow rxra0 4 "$PORT"
+	ip link del rxra0
+	check_eq "rxra0 state gone with the device" "" \
+		"$(grep '^dev rxra0 ' "$PROC")"
 	check_eq "flow still exists, unregistered" $((F0 + 1)) "$(global flows)"
 	hold_stop
 fi
 check_ok "pool pages all given back" poll 30 pages_are "$P0"
+
+# Past net.core.rx_reserve_max_pages a flow gets no pool: it is served by
+# mainline's shared reserve, and a counter says so.
+C0=$(global nopool_cap)
+MAX=$(sysctl -n net.core.rx_reserve_max_pages)
+sysctl -q -w net.core.rx_reserve_max_pages="$P0"
+if hold_start "$SOCK" pair 127.0.0.1; then
+	line=$(flow_line lo 4 "$PORT")
+	check_ok "flow over the cap registered" test -n "$line"
+	check_eq "flow over the cap has no pool" 0 "$(field "$line" pool)"
+	check_eq "nopool_cap counted" $((C0 + 1)) "$(global nopool_cap)"
+	check_eq "lo flows without a pool" 1 \
+		"$(grep '^dev lo ' "$PROC" | kv flows_nopool)"
+	check_eq "no pages held over the cap" "$P0" "$(global pool_pages)"
+	hold_stop
+fi
+sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
 
 exit "$RET"
