@@ -178,7 +178,7 @@ phase_kunit()
 # and half the boots hang at the first connection (../shared/BASELINE.md;
 # the virtio-net issue fixes the order in the driver).
 selftest_guests=(
-	"none -- nsim_link.sh flows.sh"
+	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh"
 	"virtio-mq --queues 4 --rss off -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"

@@ -1650,12 +1650,19 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 	struct rxr_flow *flow;
 	struct rxr_dev *rdev;
 	u64 val[ARRAY_SIZE(rxr_stat_names)];
+	u64 pool_free = 0;
 	unsigned int i;
 
+	spin_lock_bh(&rxr_lock);
+	list_for_each_entry(flow, &rxr_flow_list, node)
+		if (flow->pool)
+			pool_free += rxr_pool_free_pages(flow->pool);
+	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
-		   READ_ONCE(rxr_max_pages), atomic64_read(&rxr_nopool_cap),
+		   pool_free, READ_ONCE(rxr_max_pages),
+		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
 		   atomic64_read(&rxr_nodev), rxr_active());
 
@@ -1666,7 +1673,7 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			continue;
 		rxr_dev_get_info(rdev, &info);
 		rxr_info_to_array(&info, val);
-		seq_printf(seq, "dev %s attached %d enabled %d emergency %d",
+		seq_printf(seq, "dev %s attached %d enabled %d in_emergency %d",
 			   dev->name, rdev->attached, rdev->enabled,
 			   rdev->emergency);
 		for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)

@@ -156,3 +156,163 @@ rxr_check_kernel_flow()
 	[ -n "$line" ] || return 0
 	check_ge "$1 flow pool pages" 1 "$(kv pool <<< "$line")"
 }
+
+# --- netdevsim pairs ---
+
+NSIM_BUS=/sys/bus/netdevsim
+RXR_SOCK=$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_sock
+RXR_PROC=/proc/net/rx_reserve
+
+# nsim_require: skip unless netdevsim, rx-reserve and rxr_sock are here.
+nsim_require()
+{
+	if [ ! -w "$NSIM_BUS/new_device" ] ||
+	   [ ! -w "$NSIM_BUS/link_device" ]; then
+		echo "SKIP: netdevsim with link_device is not available"
+		exit "$ksft_skip"
+	fi
+	if [ ! -r "$RXR_PROC" ]; then
+		echo "SKIP: $RXR_PROC missing: kernel without CONFIG_RX_RESERVE"
+		exit "$ksft_skip"
+	fi
+	if [ ! -x "$RXR_SOCK" ]; then
+		echo "SKIP: $RXR_SOCK not built"
+		exit "$ksft_skip"
+	fi
+	rxr_require_cmd ethtool ip
+}
+
+# nsim_new ID QUEUES NS: a one-port netdevsim device with QUEUES queues,
+# moved into NS; prints its name.
+nsim_new()
+{
+	local dev
+
+	echo "$1 1 $2" > "$NSIM_BUS/new_device" || return 1
+	dev=$(slowwait 5 ls "$NSIM_BUS/devices/netdevsim$1/net/") || return 1
+	ip link set "$dev" netns "$3" || return 1
+	echo "$dev"
+}
+
+# nsim_pair QUEUES: two linked netdevsim ports with QUEUES queues each,
+# DEV_A (198.51.100.1) in NS_A and DEV_B (198.51.100.2) in NS_B.  Sets
+# ID_A, ID_B, IDX_B (DEV_B's ifindex) and DFS_B, the rx_reserve debugfs
+# directory of DEV_B.
+nsim_pair()
+{
+	local fd_a fd_b idx_a idx_b
+
+	ID_A=$((RANDOM % 512 + 1))
+	ID_B=$((ID_A + 512))
+	setup_ns NS_A NS_B || return 1
+	DEV_A=$(nsim_new "$ID_A" "$1" "$NS_A") || return 1
+	DEV_B=$(nsim_new "$ID_B" "$1" "$NS_B") || return 1
+	DFS_B=/sys/kernel/debug/netdevsim/netdevsim$ID_B/ports/0/rx_reserve
+	ip -n "$NS_A" addr add 198.51.100.1/24 dev "$DEV_A"
+	ip -n "$NS_B" addr add 198.51.100.2/24 dev "$DEV_B"
+	ip -n "$NS_A" link set "$DEV_A" up
+	ip -n "$NS_B" link set "$DEV_B" up
+	exec {fd_a}< "/run/netns/$NS_A"
+	exec {fd_b}< "/run/netns/$NS_B"
+	idx_a=$(ip -n "$NS_A" -o link show "$DEV_A" | cut -d: -f1)
+	idx_b=$(ip -n "$NS_B" -o link show "$DEV_B" | cut -d: -f1)
+	IDX_B=$idx_b
+	echo "$fd_a:$idx_a $fd_b:$idx_b" > "$NSIM_BUS/link_device" || return 1
+	exec {fd_a}<&- {fd_b}<&-
+	# Resolve the neighbours now: a test that makes refill fail drops
+	# every non-priority frame, ARP replies included.
+	ip netns exec "$NS_A" ping -c 1 -W 5 -q 198.51.100.2 > /dev/null &&
+		ip netns exec "$NS_B" ping -c 1 -W 5 -q 198.51.100.1 > /dev/null
+}
+
+# nsim_pair_cleanup: delete both devices and the namespaces.
+nsim_pair_cleanup()
+{
+	local id
+
+	for id in ${ID_A:-} ${ID_B:-}; do
+		[ -e "$NSIM_BUS/devices/netdevsim$id" ] &&
+			echo "$id" > "$NSIM_BUS/del_device"
+	done
+	cleanup_all_ns
+}
+
+# stat_b NAME: an ethtool -S counter of DEV_B.
+stat_b()
+{
+	ip netns exec "$NS_B" ethtool -S "$DEV_B" |
+		awk -v k="$1:" '$1 == k { print $2 }'
+}
+
+# stat_b_is NAME VALUE: for poll.
+stat_b_is() { [ "$(stat_b "$1")" = "$2" ]; }
+
+# proc_global KEY: a value of the first line of /proc/net/rx_reserve.
+proc_global() { head -n 1 "$RXR_PROC" | kv "$1"; }
+
+# poll TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second.
+poll()
+{
+	local n=$1 i
+
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+# Held processes: each runs with stdin on a fifo this shell keeps open,
+# so that closing the fifo ends it.
+declare -A RXR_HOLD_PID RXR_HOLD_FD
+
+# hold_start NAME CMD...: start CMD; wait for its "port N" line (HOLD_PORT).
+hold_start()
+{
+	local name=$1 fifo=/tmp/rxr_hold.$1 i fd
+
+	shift
+	rm -f "$fifo" "$fifo.out"
+	mkfifo "$fifo"
+	# The child must not keep the other holds' fifos open.
+	(
+		for fd in "${RXR_HOLD_FD[@]}"; do
+			eval "exec $fd>&-"
+		done
+		exec "$@"
+	) < "$fifo" > "$fifo.out" &
+	RXR_HOLD_PID[$name]=$!
+	exec {fd}> "$fifo"
+	RXR_HOLD_FD[$name]=$fd
+	for ((i = 0; i < 100; i++)); do
+		HOLD_PORT=$(awk '$1 == "port" { print $2 }' "$fifo.out")
+		[ -n "$HOLD_PORT" ] && return 0
+		kill -0 "${RXR_HOLD_PID[$name]}" 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "FAIL: $* did not start"
+	RET=$ksft_fail
+	return 1
+}
+
+# hold_stop NAME: close its fifo and wait for it.
+hold_stop()
+{
+	local fd=${RXR_HOLD_FD[$1]:-} pid=${RXR_HOLD_PID[$1]:-}
+
+	[ -n "$fd" ] && exec {fd}>&-
+	[ -n "$pid" ] && timeout 10 tail --pid="$pid" -f /dev/null
+	unset "RXR_HOLD_FD[$1]" "RXR_HOLD_PID[$1]"
+	rm -f "/tmp/rxr_hold.$1" "/tmp/rxr_hold.$1.out"
+}
+
+# hold_stop_all
+hold_stop_all()
+{
+	local name
+
+	for name in "${!RXR_HOLD_PID[@]}"; do
+		hold_stop "$name"
+	done
+}

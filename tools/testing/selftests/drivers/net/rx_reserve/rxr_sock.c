@@ -12,7 +12,20 @@
  *	closes.
  *   rxr_sock connect [-b] ADDR PORT
  *	connect a priority socket to ADDR PORT (-b: do not wait for the
- *	connection), print "port N", hold until stdin closes.
+ *	connection), print "port N", hold until stdin closes, then abort
+ *	the connection (RST), so that the socket goes at once.
+ *   rxr_sock serve PORT BYTES
+ *	accept connections on PORT (IPv4 and IPv6); on each, send BYTES of
+ *	a fixed pattern and a FIN (no FIN if BYTES is 0), then wait for the
+ *	peer to close.  Runs until killed.
+ *   rxr_sock recv [-n] ADDR PORT
+ *	connect a priority socket (-n: an ordinary one) to ADDR PORT, print
+ *	"port N", read until EOF, print "bytes N pattern ok|bad".
+ *   rxr_sock flood ADDR PORT SECONDS SIZE
+ *	send SIZE-byte UDP datagrams to ADDR PORT as fast as possible for
+ *	SECONDS, print "sent N".
+ *   rxr_sock udpsink PORT
+ *	bind a UDP socket to PORT that never reads, until stdin closes.
  */
 
 #include <arpa/inet.h>
@@ -23,7 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -151,9 +167,13 @@ static int local_port(int fd)
 	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
-/* Make a priority socket, connect it, report, hold until stdin closes. */
+/*
+ * Make a priority socket, connect it, report, hold until stdin closes, and
+ * abort the connection.
+ */
 static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
 {
+	struct linger abort_linger = { .l_onoff = 1, .l_linger = 0 };
 	char buf[64];
 	int fd, err;
 
@@ -178,6 +198,9 @@ static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
 	fflush(stdout);
 	while (read(0, buf, sizeof(buf)) > 0)
 		;
+	/* Abort: the socket goes now, even if the peer is out of reach. */
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_linger,
+		   sizeof(abort_linger));
 	close(fd);
 	return 0;
 }
@@ -196,6 +219,151 @@ static int pair(const char *addr)
 	}
 	/* The connection completes in the listener's backlog. */
 	return hold(&ss, len, 0);
+}
+
+/* The byte at offset @i of what serve sends. */
+static unsigned char pattern(unsigned long long i)
+{
+	return (i * 7 + (i >> 12)) & 0xff;
+}
+
+static int serve(int port, unsigned long long bytes)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+	};
+	unsigned char buf[16384];
+	unsigned long long off;
+	int lsn, fd, one = 1, zero = 0;
+	size_t n, i;
+
+	signal(SIGCHLD, SIG_IGN);
+	lsn = socket(AF_INET6, SOCK_STREAM, 0);
+	if (lsn < 0 ||
+	    setsockopt(lsn, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    setsockopt(lsn, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(lsn, (struct sockaddr *)&sin6, sizeof(sin6)) ||
+	    listen(lsn, 64)) {
+		perror("listen");
+		return 1;
+	}
+	printf("listening %d\n", port);
+	fflush(stdout);
+	for (;;) {
+		fd = accept(lsn, NULL, NULL);
+		if (fd < 0)
+			continue;
+		if (fork()) {
+			close(fd);
+			continue;
+		}
+		close(lsn);
+		for (off = 0; off < bytes; off += n) {
+			n = sizeof(buf);
+			if (bytes - off < n)
+				n = bytes - off;
+			for (i = 0; i < n; i++)
+				buf[i] = pattern(off + i);
+			if (write(fd, buf, n) != (ssize_t)n)
+				_exit(1);
+		}
+		/* With nothing to send, send no FIN either: hold. */
+		if (bytes)
+			shutdown(fd, SHUT_WR);
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		_exit(0);
+	}
+}
+
+static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio)
+{
+	unsigned long long total = 0;
+	unsigned char buf[16384];
+	int fd, err, bad = 0;
+	ssize_t n, i;
+
+	fd = socket(ss->ss_family, SOCK_STREAM, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 1;
+	}
+	if (prio) {
+		err = set_rxr(fd, 1);
+		if (err) {
+			fprintf(stderr, "rxr_sock: SO_RX_RESERVE: %s\n",
+				strerror(err));
+			return 1;
+		}
+	}
+	if (connect(fd, (struct sockaddr *)ss, len)) {
+		perror("connect");
+		return 1;
+	}
+	printf("port %d\n", local_port(fd));
+	fflush(stdout);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++)
+			bad |= buf[i] != pattern(total + i);
+		total += n;
+	}
+	printf("bytes %llu pattern %s\n", total, bad ? "bad" : "ok");
+	close(fd);
+	return n < 0 || bad;
+}
+
+static int flood(struct sockaddr_storage *ss, socklen_t len, int seconds,
+		 int size)
+{
+	static unsigned char buf[65536];
+	unsigned long long sent = 0;
+	time_t end = time(NULL) + seconds;
+	int fd;
+
+	if (size < 1 || size > (int)sizeof(buf)) {
+		fprintf(stderr, "rxr_sock: bad size %d\n", size);
+		return 2;
+	}
+	fd = socket(ss->ss_family, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 1;
+	}
+	while (time(NULL) < end) {
+		int i;
+
+		for (i = 0; i < 256; i++)
+			if (sendto(fd, buf, size, 0, (struct sockaddr *)ss,
+				   len) == size)
+				sent++;
+	}
+	printf("sent %llu\n", sent);
+	return 0;
+}
+
+static int udpsink(int port)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+	};
+	int fd, zero = 0;
+	char buf[64];
+
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(fd, (struct sockaddr *)&sin6, sizeof(sin6))) {
+		perror("udpsink");
+		return 1;
+	}
+	printf("port %d\n", port);
+	fflush(stdout);
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -219,7 +387,29 @@ int main(int argc, char **argv)
 			return hold(&ss, len, nonblock);
 		}
 	}
+	if (argc == 4 && !strcmp(argv[1], "serve"))
+		return serve(atoi(argv[2]), strtoull(argv[3], NULL, 0));
+	if (argc >= 4 && !strcmp(argv[1], "recv")) {
+		int prio = strcmp(argv[2], "-n");
+
+		if (!prio) {
+			argv++;
+			argc--;
+		}
+		if (argc == 4) {
+			len = parse(argv[2], atoi(argv[3]), &ss);
+			return recv_all(&ss, len, prio);
+		}
+	}
+	if (argc == 6 && !strcmp(argv[1], "flood")) {
+		len = parse(argv[2], atoi(argv[3]), &ss);
+		return flood(&ss, len, atoi(argv[4]), atoi(argv[5]));
+	}
+	if (argc == 3 && !strcmp(argv[1], "udpsink"))
+		return udpsink(atoi(argv[2]));
 	fprintf(stderr,
-		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT\n");
+		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
+		"       serve PORT BYTES | recv [-n] ADDR PORT |\n"
+		"       flood ADDR PORT SECONDS SIZE | udpsink PORT\n");
 	return 2;
 }

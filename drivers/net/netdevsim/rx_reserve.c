@@ -1,0 +1,1026 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netdevsim as rx-reserve's reference device.
+ *
+ * A real NIC for this feature: each RX queue has a ring of buffers posted
+ * ahead of time, from its page_pool or, for the reserve queue (the last
+ * one), from rx-reserve's pools.  The "hardware" side (the peer's
+ * transmit) segments TSO frames, fills in checksums, looks the frame up in
+ * an exact-match ntuple table, and copies it into the next posted buffer of
+ * the queue it picked, as DMA would; with no posted buffer the frame is
+ * dropped and counted.  The driver side (NAPI) classifies, refills and
+ * passes frames up through rx-reserve's driver API, software fallback
+ * included, and never leaves a ring slot unposted: when it cannot get a
+ * replacement buffer, it drops the frame and reposts its buffer in place.
+ *
+ * debugfs, in the port's directory, rx_reserve/:
+ *   slots        exact-match filters given to rx-reserve (0-32, default 4)
+ *   fail_insert  make ntuple inserts fail with -EIO
+ *   fail_refill  make page_pool refills fail (fail_page_alloc also works)
+ */
+
+#include <linux/debugfs.h>
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/busy_poll.h>
+#include <net/checksum.h>
+#include <net/gso.h>
+#include <net/ip.h>
+#include <net/page_pool/helpers.h>
+#include <net/rx_reserve.h>
+
+#include "netdevsim.h"
+
+#define NSIM_RXR_RING		64
+#define NSIM_RXR_HEADROOM	(NET_SKB_PAD + NET_IP_ALIGN)
+#define NSIM_RXR_MAX_FRAME	(PAGE_SIZE - NSIM_RXR_HEADROOM - \
+				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+#define NSIM_NTUPLE_SIZE	64
+#define NSIM_RXR_MAX_SLOTS	32
+#define NSIM_RXR_DEF_SLOTS	4
+
+/**
+ * struct nsim_rxr_buf - one ring slot
+ * @page: the posted page
+ * @tag: the rx-reserve pool the page was lent from, or NULL
+ * @pp: @page is from the queue's page_pool (else from rx-reserve)
+ * @len: bytes the "hardware" wrote
+ */
+struct nsim_rxr_buf {
+	struct page *page;
+	struct rxr_pool *tag;
+	bool pp;
+	u32 len;
+};
+
+/*
+ * Slots [done, head) are completed and the driver's, [head, tail) are
+ * posted and the hardware's, the rest are free.  Free-running counters.
+ */
+struct nsim_rxr_ring {
+	spinlock_t lock;	/* protects the counters and slot contents */
+	unsigned int head;
+	unsigned int tail;
+	unsigned int done;
+	bool reserve;
+	struct nsim_rxr_buf buf[NSIM_RXR_RING];
+};
+
+enum {
+	NSIM_RXR_RX_PACKETS,
+	NSIM_RXR_RX_BYTES,
+	NSIM_RXR_RX_NO_BUFFER,
+	NSIM_RXR_RX_RESERVE_NO_BUFFER,
+	NSIM_RXR_RX_OVERSIZE,
+	NSIM_RXR_RX_NTUPLE_STEERED,
+	NSIM_RXR_RX_NTUPLE_DROP,
+	NSIM_RXR_RX_REFILL_FAILED,
+	NSIM_RXR_RX_UNPOSTED,
+	NSIM_RXR_RX_RESERVE_NONPRIO,
+	NSIM_RXR_NSTATS,
+};
+
+static const char nsim_rxr_stat_names[][ETH_GSTRING_LEN] = {
+	"rx_packets",
+	"rx_bytes",
+	"rx_no_buffer",
+	"rx_reserve_queue_no_buffer",
+	"rx_oversize",
+	"rx_ntuple_steered",
+	"rx_ntuple_drop",
+	"rx_refill_failed",
+	"rx_unposted",
+	"rx_reserve_nonprio_up",
+};
+
+struct nsim_ntuple {
+	bool used;
+	struct ethtool_rx_flow_spec fs;
+};
+
+struct nsim_rxr_rings {
+	unsigned int n;
+	struct nsim_rxr_ring *ring[] __counted_by(n);
+};
+
+/**
+ * struct nsim_rxr - a port's model state
+ * @rings: the ring of each RX queue, RCU; NULL while the device is down
+ * @reserve_queue: the reserve queue while attached, or -1
+ * @attached: attached to rx-reserve
+ * @priv_on: the rx-reserve private flag
+ * @slots: filters given to rx-reserve (debugfs)
+ * @fail_insert: make ntuple inserts fail (debugfs)
+ * @fail_refill: make page_pool refills fail (debugfs)
+ * @tbl_lock: protects @tbl against the "hardware" lookup
+ * @tbl: the ntuple table
+ * @stats: the driver's counters
+ * @ddir: debugfs directory
+ */
+struct nsim_rxr {
+	struct nsim_rxr_rings __rcu *rings;
+	int reserve_queue;
+	bool attached;
+	bool priv_on;
+	u32 slots;
+	bool fail_insert;
+	bool fail_refill;
+	spinlock_t tbl_lock;	/* see above */
+	struct nsim_ntuple tbl[NSIM_NTUPLE_SIZE];
+	atomic64_t stats[NSIM_RXR_NSTATS];
+	struct dentry *ddir;
+};
+
+static void nsim_rxr_count(struct nsim_rxr *rxr, int stat, u64 n)
+{
+	atomic64_add(n, &rxr->stats[stat]);
+}
+
+/* The "hardware": frame parsing and the ntuple table */
+
+struct nsim_rxr_pkt {
+	u32 flow_type;
+	__be32 src[4];
+	__be32 dst[4];
+	__be16 sport;
+	__be16 dport;
+};
+
+static bool nsim_rxr_parse(const u8 *data, unsigned int len,
+			   struct nsim_rxr_pkt *p)
+{
+	unsigned int off = ETH_HLEN;
+	__be16 proto;
+	u8 l4;
+
+	if (len < ETH_HLEN)
+		return false;
+	proto = ((const struct ethhdr *)data)->h_proto;
+	if (proto == htons(ETH_P_8021Q)) {
+		const struct vlan_hdr *vh = (const void *)(data + off);
+
+		if (len < off + VLAN_HLEN)
+			return false;
+		proto = vh->h_vlan_encapsulated_proto;
+		off += VLAN_HLEN;
+	}
+	memset(p, 0, sizeof(*p));
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph = (const void *)(data + off);
+
+		if (len < off + sizeof(*iph) || iph->ihl < 5 ||
+		    ip_is_fragment(iph))
+			return false;
+		l4 = iph->protocol;
+		memcpy(&p->src[0], &iph->saddr, 4);
+		memcpy(&p->dst[0], &iph->daddr, 4);
+		off += iph->ihl * 4;
+		p->flow_type = l4 == IPPROTO_TCP ? TCP_V4_FLOW : UDP_V4_FLOW;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = (const void *)(data + off);
+
+		if (len < off + sizeof(*ip6))
+			return false;
+		l4 = ip6->nexthdr;
+		memcpy(p->src, &ip6->saddr, 16);
+		memcpy(p->dst, &ip6->daddr, 16);
+		off += sizeof(*ip6);
+		p->flow_type = l4 == IPPROTO_TCP ? TCP_V6_FLOW : UDP_V6_FLOW;
+	} else {
+		return false;
+	}
+	if ((l4 != IPPROTO_TCP && l4 != IPPROTO_UDP) || len < off + 4)
+		return false;
+	memcpy(&p->sport, data + off, 2);
+	memcpy(&p->dport, data + off + 2, 2);
+	return true;
+}
+
+static bool nsim_rxr_match32(__be32 h, __be32 m, __be32 v)
+{
+	return !((h ^ v) & m);
+}
+
+static bool nsim_rxr_match16(__be16 h, __be16 m, __be16 v)
+{
+	return !((h ^ v) & m);
+}
+
+static bool nsim_rxr_rule_matches(const struct ethtool_rx_flow_spec *fs,
+				  const struct nsim_rxr_pkt *p)
+{
+	int i;
+
+	if ((fs->flow_type & ~FLOW_EXT) != p->flow_type)
+		return false;
+	switch (p->flow_type) {
+	case TCP_V4_FLOW:
+	case UDP_V4_FLOW: {
+		const struct ethtool_tcpip4_spec *h = &fs->h_u.tcp_ip4_spec;
+		const struct ethtool_tcpip4_spec *m = &fs->m_u.tcp_ip4_spec;
+
+		return nsim_rxr_match32(h->ip4src, m->ip4src, p->src[0]) &&
+		       nsim_rxr_match32(h->ip4dst, m->ip4dst, p->dst[0]) &&
+		       nsim_rxr_match16(h->psrc, m->psrc, p->sport) &&
+		       nsim_rxr_match16(h->pdst, m->pdst, p->dport);
+	}
+	default:
+		for (i = 0; i < 4; i++)
+			if (!nsim_rxr_match32(fs->h_u.tcp_ip6_spec.ip6src[i],
+					      fs->m_u.tcp_ip6_spec.ip6src[i],
+					      p->src[i]) ||
+			    !nsim_rxr_match32(fs->h_u.tcp_ip6_spec.ip6dst[i],
+					      fs->m_u.tcp_ip6_spec.ip6dst[i],
+					      p->dst[i]))
+				return false;
+		return nsim_rxr_match16(fs->h_u.tcp_ip6_spec.psrc,
+					fs->m_u.tcp_ip6_spec.psrc, p->sport) &&
+		       nsim_rxr_match16(fs->h_u.tcp_ip6_spec.pdst,
+					fs->m_u.tcp_ip6_spec.pdst, p->dport);
+	}
+}
+
+/* The queue the table steers a frame to, -1 for none, -2 to drop. */
+static int nsim_rxr_lookup(struct nsim_rxr *rxr, const u8 *data,
+			   unsigned int len)
+{
+	struct nsim_rxr_pkt p;
+	int i, q = -1;
+
+	if (!nsim_rxr_parse(data, len, &p))
+		return -1;
+	spin_lock(&rxr->tbl_lock);
+	for (i = 0; i < NSIM_NTUPLE_SIZE; i++) {
+		if (!rxr->tbl[i].used ||
+		    !nsim_rxr_rule_matches(&rxr->tbl[i].fs, &p))
+			continue;
+		q = rxr->tbl[i].fs.ring_cookie == RX_CLS_FLOW_DISC ? -2 :
+		    (int)ethtool_get_flow_spec_ring(rxr->tbl[i].fs.ring_cookie);
+		break;
+	}
+	spin_unlock(&rxr->tbl_lock);
+	return q;
+}
+
+/* "DMA" one frame into the next posted buffer of @ring. */
+static int nsim_rxr_dma(struct nsim_rxr *rxr, struct nsim_rxr_ring *ring,
+			struct sk_buff *skb)
+{
+	struct nsim_rxr_buf *b;
+	u8 *va;
+	int off;
+
+	spin_lock(&ring->lock);
+	if (ring->head == ring->tail) {
+		spin_unlock(&ring->lock);
+		nsim_rxr_count(rxr, ring->reserve ?
+			       NSIM_RXR_RX_RESERVE_NO_BUFFER :
+			       NSIM_RXR_RX_NO_BUFFER, 1);
+		return NET_RX_DROP;
+	}
+	b = &ring->buf[ring->head % NSIM_RXR_RING];
+	va = page_address(b->page) + NSIM_RXR_HEADROOM;
+	skb_copy_bits(skb, 0, va, skb->len);
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		/* The checksum offload a real NIC does on transmit. */
+		off = skb_checksum_start_offset(skb);
+		*(__sum16 *)(va + off + skb->csum_offset) =
+			csum_fold(csum_partial(va + off, skb->len - off, 0));
+	}
+	b->len = skb->len;
+	ring->head++;
+	spin_unlock(&ring->lock);
+	return NET_RX_SUCCESS;
+}
+
+static int nsim_rxr_xmit_one(struct netdevsim *peer,
+			     struct nsim_rxr_rings *rings, struct sk_buff *skb,
+			     unsigned int txq)
+{
+	struct nsim_rxr *rxr = peer->rxr;
+	struct nsim_rxr_ring *ring;
+	unsigned int nq = rings->n;
+	int q, ret;
+	u8 hdr[128];
+
+	if (skb->len > NSIM_RXR_MAX_FRAME) {
+		nsim_rxr_count(rxr, NSIM_RXR_RX_OVERSIZE, 1);
+		return NET_RX_DROP;
+	}
+	q = nsim_rxr_lookup(rxr, skb_header_pointer(skb, 0,
+						    min(skb->len, sizeof(hdr)),
+						    hdr),
+			    min(skb->len, sizeof(hdr)));
+	if (q == -2) {
+		nsim_rxr_count(rxr, NSIM_RXR_RX_NTUPLE_DROP, 1);
+		return NET_RX_DROP;
+	}
+	if (q >= 0 && q < nq) {
+		nsim_rxr_count(rxr, NSIM_RXR_RX_NTUPLE_STEERED, 1);
+	} else {
+		/* RSS never spreads to the reserve queue. */
+		if (READ_ONCE(rxr->reserve_queue) >= 0 && nq > 1)
+			nq--;
+		q = txq % nq;
+	}
+	ring = rings->ring[q];
+	ret = nsim_rxr_dma(rxr, ring, skb);
+	napi_schedule(&peer->rq[q].napi);
+	return ret;
+}
+
+/**
+ * nsim_rxr_xmit() - the peer's NIC receives a frame
+ * @peer: the receiving port
+ * @skb: the frame; consumed unless the peer has no rings
+ * @txq: the sender's queue, which picks the RX queue of unsteered frames
+ *
+ * Context: the sender's transmit path, RCU read side, BH disabled.
+ * Return: NET_RX_SUCCESS if every segment found a buffer, NET_RX_DROP if
+ * not, -ENODEV (@skb not consumed) if the peer is down.
+ */
+int nsim_rxr_xmit(struct netdevsim *peer, struct sk_buff *skb,
+		  unsigned int txq)
+{
+	struct sk_buff *segs, *next;
+	struct nsim_rxr_rings *rings;
+	int ret = NET_RX_SUCCESS;
+
+	rings = peer->rxr ? rcu_dereference(peer->rxr->rings) : NULL;
+	if (!rings)
+		return -ENODEV;
+	if (!skb_is_gso(skb)) {
+		ret = nsim_rxr_xmit_one(peer, rings, skb, txq);
+		dev_kfree_skb_any(skb);
+		return ret;
+	}
+	/* The segmentation offload a real NIC does on transmit. */
+	segs = skb_gso_segment(skb, NETIF_F_SG | NETIF_F_HW_CSUM);
+	dev_kfree_skb_any(skb);
+	if (IS_ERR_OR_NULL(segs))
+		return NET_RX_DROP;
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		if (nsim_rxr_xmit_one(peer, rings, skb, txq) == NET_RX_DROP)
+			ret = NET_RX_DROP;
+		dev_kfree_skb_any(skb);
+	}
+	return ret;
+}
+
+/* The driver: buffers */
+
+static struct page *nsim_rxr_alloc(struct netdevsim *ns, struct nsim_rq *rq)
+{
+	struct page *page = NULL;
+
+	if (!READ_ONCE(ns->rxr->fail_refill))
+		page = page_pool_dev_alloc_pages(rq->page_pool);
+	if (!page)
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_REFILL_FAILED, 1);
+	return page;
+}
+
+/* A buffer for an empty slot of @ring; false if there is none. */
+static bool nsim_rxr_get_buf(struct netdevsim *ns, struct nsim_rq *rq,
+			     struct nsim_rxr_ring *ring,
+			     struct nsim_rxr_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (ring->reserve) {
+		b->page = rxr_queue_page(ns->netdev);
+		return b->page;
+	}
+	b->page = nsim_rxr_alloc(ns, rq);
+	if (b->page) {
+		b->pp = true;
+		return true;
+	}
+	rxr_rx_alloc_failed(ns->netdev);
+	b->page = rxr_lend_page(ns->netdev, &b->tag);
+	return b->page;
+}
+
+static void nsim_rxr_put_buf(struct nsim_rq *rq, struct nsim_rxr_buf *b)
+{
+	if (b->pp) {
+		page_pool_put_full_page(rq->page_pool, b->page, false);
+	} else {
+		put_page(b->page);
+		if (b->tag)
+			rxr_pool_put(b->tag);
+	}
+	b->page = NULL;
+	b->tag = NULL;
+}
+
+/* Pass the frame in @b up the stack; the page goes with it. */
+static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
+			struct nsim_rxr_buf *b)
+{
+	struct net_device *dev = ns->netdev;
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(page_address(b->page), PAGE_SIZE);
+	if (!skb) {
+		nsim_rxr_put_buf(rq, b);
+		return;
+	}
+	skb_reserve(skb, NSIM_RXR_HEADROOM);
+	skb_put(skb, b->len);
+	if (b->pp)
+		skb_mark_for_recycle(skb);
+	else
+		/* A pool page: only priority sockets may have it. */
+		skb->pfmemalloc = true;
+	if (b->tag)
+		rxr_pool_put(b->tag);
+	b->page = NULL;
+	b->tag = NULL;
+	skb->protocol = eth_type_trans(skb, dev);
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_record_rx_queue(skb, rq - ns->rq);
+	skb_mark_napi_id(skb, &rq->napi);
+	nsim_rxr_count(ns->rxr, NSIM_RXR_RX_PACKETS, 1);
+	nsim_rxr_count(ns->rxr, NSIM_RXR_RX_BYTES, skb->len + ETH_HLEN);
+	netif_receive_skb(skb);
+}
+
+/*
+ * Handle the completed buffer @b: pass its frame up and put a replacement
+ * in @out, or drop the frame and put @b itself in @out (recycle in place).
+ * @out is left empty only if the slot cannot be posted at all.
+ */
+static void nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
+			    struct nsim_rxr_ring *ring,
+			    struct nsim_rxr_buf *b, struct nsim_rxr_buf *out)
+{
+	struct net_device *dev = ns->netdev;
+	struct rxr_flow *flow = NULL;
+	struct nsim_rxr_buf nb;
+
+	if (rxr_dev_active(dev) || b->tag || ring->reserve)
+		flow = rxr_classify(dev, page_address(b->page) +
+				    NSIM_RXR_HEADROOM, b->len);
+
+	if (ring->reserve) {
+		if (!flow) {
+			rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
+			*out = *b;
+			return;
+		}
+		if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
+			rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
+			*out = *b;
+			return;
+		}
+		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
+		nsim_rxr_up(ns, rq, b);
+		*out = nb;
+		return;
+	}
+
+	if (b->tag && !rxr_flow_owns(flow, b->tag)) {
+		/* Not the owner's: the page stays, or goes back if it can. */
+		if (!rxr_dev_emergency(dev)) {
+			nb.page = nsim_rxr_alloc(ns, rq);
+			if (nb.page) {
+				nb.pp = true;
+				nb.tag = NULL;
+				nsim_rxr_put_buf(rq, b);
+				*out = nb;
+				return;
+			}
+		}
+		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
+		*out = *b;
+		return;
+	}
+
+	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
+		/* No replacement: keep the ring full, drop the frame. */
+		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED : RXR_STAT_RECYCLED,
+			      1);
+		*out = *b;
+		return;
+	}
+	if (b->tag)
+		rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+	if (!b->pp && !flow)
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_NONPRIO, 1);
+	nsim_rxr_up(ns, rq, b);
+	*out = nb;
+}
+
+static void nsim_rxr_post(struct nsim_rxr_ring *ring, struct nsim_rxr_buf *b)
+{
+	ring->buf[ring->tail % NSIM_RXR_RING] = *b;
+	ring->tail++;
+}
+
+/**
+ * nsim_rxr_poll() - NAPI: process completed buffers and refill
+ * @rq: the queue
+ * @budget: NAPI budget
+ *
+ * Return: frames processed.
+ */
+int nsim_rxr_poll(struct nsim_rq *rq, int budget)
+{
+	struct netdevsim *ns = netdev_priv(rq->napi.dev);
+	struct nsim_rxr_rings *rings;
+	struct nsim_rxr_buf b, out;
+	struct nsim_rxr_ring *ring;
+	int n = 0;
+
+	/* NAPI runs only while the rings exist: stop disables it first. */
+	rings = ns->rxr ? rcu_dereference_protected(ns->rxr->rings, true) :
+		NULL;
+	if (!rings || rq - ns->rq >= rings->n)
+		return 0;
+	ring = rings->ring[rq - ns->rq];
+
+	while (n < budget) {
+		spin_lock(&ring->lock);
+		if (ring->done == ring->head) {
+			spin_unlock(&ring->lock);
+			break;
+		}
+		b = ring->buf[ring->done % NSIM_RXR_RING];
+		spin_unlock(&ring->lock);
+
+		memset(&out, 0, sizeof(out));
+		nsim_rxr_rx_one(ns, rq, ring, &b, &out);
+
+		spin_lock(&ring->lock);
+		ring->done++;
+		if (out.page)
+			nsim_rxr_post(ring, &out);
+		else
+			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_UNPOSTED, 1);
+		spin_unlock(&ring->lock);
+		n++;
+	}
+
+	/* Fill empty slots: the reserve queue's as pools refill. */
+	while (ring->tail - ring->done < NSIM_RXR_RING) {
+		if (!nsim_rxr_get_buf(ns, rq, ring, &out))
+			break;
+		spin_lock(&ring->lock);
+		nsim_rxr_post(ring, &out);
+		spin_unlock(&ring->lock);
+	}
+	return n;
+}
+
+/* Bring-up and teardown */
+
+static void nsim_rxr_rings_free(struct netdevsim *ns,
+				struct nsim_rxr_rings *rings)
+{
+	struct nsim_rxr_ring *ring;
+	struct nsim_rxr_buf *b;
+	unsigned int q;
+
+	for (q = 0; q < rings->n; q++) {
+		ring = rings->ring[q];
+		if (!ring)
+			continue;
+		for (; ring->done != ring->tail; ring->done++) {
+			b = &ring->buf[ring->done % NSIM_RXR_RING];
+			nsim_rxr_put_buf(&ns->rq[q], b);
+		}
+		kfree(ring);
+	}
+	kfree(rings);
+}
+
+static int nsim_rxr_attach(struct netdevsim *ns, unsigned int nq)
+{
+	struct nsim_rxr *rxr = ns->rxr;
+	struct rxr_dev_caps caps = { .reserve_queue = -1 };
+	int err;
+
+	/* The last queue is reserved when there are two and filters. */
+	if (nq > 1 && rxr->slots) {
+		caps.reserve_queue = nq - 1;
+		caps.hw_slots = rxr->slots;
+		caps.slot_base = NSIM_NTUPLE_SIZE - rxr->slots;
+	}
+	err = rxr_dev_attach(ns->netdev, &caps);
+	if (err)
+		return err;
+	WRITE_ONCE(rxr->reserve_queue, caps.reserve_queue);
+	rxr->attached = true;
+	if (!rxr->priv_on)
+		rxr_dev_set_enabled(ns->netdev, false);
+	return 0;
+}
+
+static void nsim_rxr_detach(struct netdevsim *ns)
+{
+	if (!ns->rxr->attached)
+		return;
+	rxr_dev_detach(ns->netdev);
+	ns->rxr->attached = false;
+	WRITE_ONCE(ns->rxr->reserve_queue, -1);
+}
+
+/**
+ * nsim_rxr_open() - post the rings and attach to rx-reserve
+ * @ns: the port
+ *
+ * Context: ndo_open, RTNL held; page pools created and NAPI enabled: the
+ * peer delivers to the rings, and NAPI polls them, once they are published.
+ * Return: 0 or -errno, with nothing left behind.
+ */
+int nsim_rxr_open(struct netdevsim *ns)
+{
+	unsigned int q, nq = ns->netdev->real_num_rx_queues;
+	struct nsim_rxr *rxr = ns->rxr;
+	struct nsim_rxr_rings *rings;
+	struct nsim_rxr_ring *ring;
+	struct nsim_rxr_buf b;
+	int err;
+
+	if (!rxr)
+		return 0;
+	rings = kzalloc(struct_size(rings, ring, nq), GFP_KERNEL);
+	if (!rings)
+		return -ENOMEM;
+	rings->n = nq;
+	err = nsim_rxr_attach(ns, nq);
+	if (err)
+		goto err_free;
+
+	for (q = 0; q < nq; q++) {
+		ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+		if (!ring) {
+			err = -ENOMEM;
+			goto err_detach;
+		}
+		spin_lock_init(&ring->lock);
+		ring->reserve = q == rxr->reserve_queue;
+		rings->ring[q] = ring;
+		local_bh_disable();
+		while (ring->tail < NSIM_RXR_RING &&
+		       nsim_rxr_get_buf(ns, &ns->rq[q], ring, &b))
+			nsim_rxr_post(ring, &b);
+		local_bh_enable();
+	}
+	rcu_assign_pointer(rxr->rings, rings);
+	return 0;
+
+err_detach:
+	nsim_rxr_detach(ns);
+err_free:
+	nsim_rxr_rings_free(ns, rings);
+	return err;
+}
+
+/**
+ * nsim_rxr_stop() - detach from rx-reserve and free the rings
+ * @ns: the port
+ *
+ * Every posted page goes back where it came from: its page_pool, or its
+ * rx-reserve pool.
+ *
+ * Context: RTNL held, NAPI disabled, page pools not destroyed yet.
+ */
+void nsim_rxr_stop(struct netdevsim *ns)
+{
+	struct nsim_rxr *rxr = ns->rxr;
+	struct nsim_rxr_rings *rings;
+
+	if (!rxr)
+		return;
+	rings = rtnl_dereference(rxr->rings);
+	if (!rings)
+		return;
+	nsim_rxr_detach(ns);
+	RCU_INIT_POINTER(rxr->rings, NULL);
+	synchronize_net();
+	nsim_rxr_rings_free(ns, rings);
+}
+
+static void nsim_rxr_kick_reserve(struct netdevsim *ns)
+{
+	int q = READ_ONCE(ns->rxr->reserve_queue);
+
+	if (q >= 0 && rtnl_dereference(ns->rxr->rings))
+		napi_schedule(&ns->rq[q].napi);
+}
+
+/* ethtool: ntuple */
+
+static int nsim_rxr_get_rule(struct nsim_rxr *rxr, struct ethtool_rxnfc *nfc)
+{
+	u32 loc = nfc->fs.location;
+
+	if (loc >= NSIM_NTUPLE_SIZE || !rxr->tbl[loc].used)
+		return -ENOENT;
+	nfc->fs = rxr->tbl[loc].fs;
+	return 0;
+}
+
+static int nsim_rxr_get_all(struct nsim_rxr *rxr, struct ethtool_rxnfc *nfc,
+			    u32 *locs)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < NSIM_NTUPLE_SIZE; i++) {
+		if (!rxr->tbl[i].used)
+			continue;
+		if (n == nfc->rule_cnt)
+			return -EMSGSIZE;
+		locs[n++] = i;
+	}
+	nfc->data = NSIM_NTUPLE_SIZE;
+	nfc->rule_cnt = n;
+	return 0;
+}
+
+/**
+ * nsim_get_rxnfc() - ethtool get_rxnfc: rings and the ntuple table
+ * @dev: the port
+ * @nfc: the command
+ * @locs: rule locations, for ETHTOOL_GRXCLSRLALL
+ *
+ * Return: 0 or -errno.
+ */
+int nsim_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc,
+		   u32 *locs)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+	struct nsim_rxr *rxr = ns->rxr;
+	unsigned int i;
+
+	if (!rxr)
+		return -EOPNOTSUPP;
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = dev->real_num_rx_queues;
+		return 0;
+	case ETHTOOL_GRXCLSRLCNT:
+		nfc->rule_cnt = 0;
+		for (i = 0; i < NSIM_NTUPLE_SIZE; i++)
+			nfc->rule_cnt += rxr->tbl[i].used;
+		nfc->data = NSIM_NTUPLE_SIZE;
+		return 0;
+	case ETHTOOL_GRXCLSRULE:
+		return nsim_rxr_get_rule(rxr, nfc);
+	case ETHTOOL_GRXCLSRLALL:
+		return nsim_rxr_get_all(rxr, nfc, locs);
+	}
+	return -EOPNOTSUPP;
+}
+
+static int nsim_rxr_check_spec(struct net_device *dev,
+			       const struct ethtool_rx_flow_spec *fs)
+{
+	u64 ring = ethtool_get_flow_spec_ring(fs->ring_cookie);
+
+	if (fs->location >= NSIM_NTUPLE_SIZE)
+		return -EINVAL;
+	switch (fs->flow_type & ~FLOW_EXT) {
+	case TCP_V4_FLOW:
+	case UDP_V4_FLOW:
+	case TCP_V6_FLOW:
+	case UDP_V6_FLOW:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (fs->flow_type & FLOW_EXT ||
+	    ethtool_get_flow_spec_ring_vf(fs->ring_cookie))
+		return -EOPNOTSUPP;
+	if (fs->ring_cookie != RX_CLS_FLOW_DISC &&
+	    ring >= dev->real_num_rx_queues)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * nsim_set_rxnfc() - ethtool set_rxnfc: insert and delete ntuple rules
+ * @dev: the port
+ * @nfc: the command
+ *
+ * Used by administrators (ethtool -N) and by rx-reserve alike.
+ *
+ * Return: 0 or -errno; -EIO when debugfs fail_insert is set.
+ */
+int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+	struct nsim_rxr *rxr = ns->rxr;
+	struct ethtool_rx_flow_spec *fs = &nfc->fs;
+	int err;
+
+	if (!rxr)
+		return -EOPNOTSUPP;
+	switch (nfc->cmd) {
+	case ETHTOOL_SRXCLSRLINS:
+		err = nsim_rxr_check_spec(dev, fs);
+		if (err)
+			return err;
+		if (READ_ONCE(rxr->fail_insert))
+			return -EIO;
+		spin_lock_bh(&rxr->tbl_lock);
+		rxr->tbl[fs->location].fs = *fs;
+		rxr->tbl[fs->location].used = true;
+		spin_unlock_bh(&rxr->tbl_lock);
+		if (ethtool_get_flow_spec_ring(fs->ring_cookie) ==
+		    READ_ONCE(rxr->reserve_queue))
+			nsim_rxr_kick_reserve(ns);
+		return 0;
+	case ETHTOOL_SRXCLSRLDEL:
+		if (fs->location >= NSIM_NTUPLE_SIZE ||
+		    !rxr->tbl[fs->location].used)
+			return -ENOENT;
+		spin_lock_bh(&rxr->tbl_lock);
+		rxr->tbl[fs->location].used = false;
+		spin_unlock_bh(&rxr->tbl_lock);
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+/* ethtool: counters and the private flag */
+
+/**
+ * nsim_get_sset_count() - ethtool string set sizes
+ * @dev: the port
+ * @sset: the string set
+ *
+ * Return: the size, or -EOPNOTSUPP.
+ */
+int nsim_get_sset_count(struct net_device *dev, int sset)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+
+	if (!ns->rxr)
+		return -EOPNOTSUPP;
+	switch (sset) {
+	case ETH_SS_STATS:
+		return NSIM_RXR_NSTATS + rxr_ethtool_sset_count(dev);
+	case ETH_SS_PRIV_FLAGS:
+		return 1;
+	}
+	return -EOPNOTSUPP;
+}
+
+/**
+ * nsim_get_strings() - ethtool strings: counters and the private flag
+ * @dev: the port
+ * @sset: the string set
+ * @data: where to write them
+ */
+void nsim_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	switch (sset) {
+	case ETH_SS_STATS:
+		for (i = 0; i < NSIM_RXR_NSTATS; i++)
+			ethtool_puts(&data, nsim_rxr_stat_names[i]);
+		rxr_ethtool_get_strings(dev, &data);
+		break;
+	case ETH_SS_PRIV_FLAGS:
+		ethtool_puts(&data, RXR_PRIV_FLAG);
+		break;
+	}
+}
+
+/**
+ * nsim_get_ethtool_stats() - ethtool -S
+ * @dev: the port
+ * @stats: unused
+ * @data: where to write the counters
+ */
+void nsim_get_ethtool_stats(struct net_device *dev,
+			    struct ethtool_stats *stats, u64 *data)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+	unsigned int i;
+
+	for (i = 0; i < NSIM_RXR_NSTATS; i++)
+		*data++ = atomic64_read(&ns->rxr->stats[i]);
+	rxr_ethtool_get_stats(dev, &data);
+}
+
+/**
+ * nsim_get_priv_flags() - ethtool private flags
+ * @dev: the port
+ *
+ * Return: bit 0, rx-reserve.
+ */
+u32 nsim_get_priv_flags(struct net_device *dev)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+
+	return ns->rxr && ns->rxr->priv_on;
+}
+
+/**
+ * nsim_set_priv_flags() - ethtool --set-priv-flags
+ * @dev: the port
+ * @flags: bit 0, rx-reserve
+ *
+ * Return: 0 or -errno.
+ */
+int nsim_set_priv_flags(struct net_device *dev, u32 flags)
+{
+	struct netdevsim *ns = netdev_priv(dev);
+	bool on = flags & 1;
+	int err = 0;
+
+	if (!ns->rxr)
+		return -EOPNOTSUPP;
+	if (ns->rxr->attached)
+		err = rxr_dev_set_enabled(dev, on);
+	if (!err)
+		ns->rxr->priv_on = on;
+	return err;
+}
+
+/* debugfs */
+
+static int nsim_rxr_slots_get(void *data, u64 *val)
+{
+	struct netdevsim *ns = data;
+
+	*val = ns->rxr->slots;
+	return 0;
+}
+
+static int nsim_rxr_slots_set(void *data, u64 val)
+{
+	struct netdevsim *ns = data;
+	struct nsim_rxr_rings *rings;
+	int err = 0;
+
+	if (val > NSIM_RXR_MAX_SLOTS)
+		return -EINVAL;
+	rtnl_lock();
+	rings = rtnl_dereference(ns->rxr->rings);
+	if (ns->rxr->attached) {
+		nsim_rxr_detach(ns);
+		ns->rxr->slots = val;
+		err = nsim_rxr_attach(ns, rings->n);
+	} else {
+		ns->rxr->slots = val;
+	}
+	rtnl_unlock();
+	return err;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(nsim_rxr_slots_fops, nsim_rxr_slots_get,
+			 nsim_rxr_slots_set, "%llu\n");
+
+/**
+ * nsim_rxr_init() - a PF port's model state and debugfs knobs
+ * @ns: the port
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int nsim_rxr_init(struct netdevsim *ns)
+{
+	struct nsim_rxr *rxr;
+
+	rxr = kzalloc(sizeof(*rxr), GFP_KERNEL);
+	if (!rxr)
+		return -ENOMEM;
+	spin_lock_init(&rxr->tbl_lock);
+	rxr->reserve_queue = -1;
+	rxr->priv_on = true;
+	rxr->slots = NSIM_RXR_DEF_SLOTS;
+	rxr->ddir = debugfs_create_dir("rx_reserve", ns->nsim_dev_port->ddir);
+	debugfs_create_file_unsafe("slots", 0600, rxr->ddir, ns,
+				   &nsim_rxr_slots_fops);
+	debugfs_create_bool("fail_insert", 0600, rxr->ddir,
+			    &rxr->fail_insert);
+	debugfs_create_bool("fail_refill", 0600, rxr->ddir,
+			    &rxr->fail_refill);
+	ns->rxr = rxr;
+	return 0;
+}
+
+/**
+ * nsim_rxr_uninit() - free a port's model state
+ * @ns: the port, unregistered
+ */
+void nsim_rxr_uninit(struct netdevsim *ns)
+{
+	if (!ns->rxr)
+		return;
+	debugfs_remove_recursive(ns->rxr->ddir);
+	kfree(ns->rxr);
+	ns->rxr = NULL;
+}
