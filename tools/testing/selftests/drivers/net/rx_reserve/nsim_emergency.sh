@@ -11,6 +11,7 @@
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
 TRACE=/sys/kernel/tracing
+FPA=/sys/kernel/debug/fail_page_alloc
 nsim_require
 
 cleanup()
@@ -21,6 +22,12 @@ cleanup()
 		sysctl -q -w net.core.rx_reserve_emergency_hold_ms="$HOLD0"
 	[ -e "$TRACE/events/rx_reserve/rxr_emergency/enable" ] &&
 		echo 0 > "$TRACE/events/rx_reserve/rxr_emergency/enable"
+	if [ -n "${FPA_SET:-}" ]; then
+		echo 0 > "$FPA/probability"
+		echo 1 > "$FPA/min-order"
+		echo 1 > "$FPA/times"
+	fi
+	hold_stop_all
 	nsim_pair_cleanup
 }
 trap cleanup EXIT
@@ -64,6 +71,32 @@ check_ge "time in emergency mode (ms)" 1000 \
 	"$(stat_b rx_reserve_emergency_ms)"
 check_ok "ping after" ip netns exec "$NS_A" ping -c 2 -W 2 -q 198.51.100.2
 check_eq "ring slots left unposted" 0 "$(stat_b rx_unposted)"
+
+if [ -w "$FPA/probability" ]; then
+	hold_start sink ip netns exec "$NS_B" "$RXR_SOCK" udpsink 9000
+	f0=$(stat_b rx_refill_failed)
+	e0=$(stat_b rx_reserve_emergency)
+	FPA_SET=1
+	echo 0 > "$FPA/min-order"
+	echo 0 > "$FPA/verbose"
+	echo 1 > "$FPA/interval"
+	echo -1 > "$FPA/times"
+	echo 20 > "$FPA/probability"
+	ip netns exec "$NS_A" "$RXR_SOCK" flood 198.51.100.2 9000 2 1000 \
+		> /dev/null
+	echo 0 > "$FPA/probability"
+	check_ge "fail_page_alloc: refills failed" 1 \
+		$(($(stat_b rx_refill_failed) - f0))
+	check_ge "fail_page_alloc: emergency mode on" 1 \
+		$(($(stat_b rx_reserve_emergency) - e0))
+	check_eq "fail_page_alloc: ring slots left unposted" 0 \
+		"$(stat_b rx_unposted)"
+	check_ok "fail_page_alloc: emergency mode off by itself" \
+		poll 50 not_in_emergency
+	hold_stop sink
+else
+	echo "# no fail_page_alloc in debugfs: that injection not tested"
+fi
 
 if [ "$tracing" = 1 ]; then
 	check_ok "tracepoint: on" grep -q "emergency=on reason=alloc-fail" \

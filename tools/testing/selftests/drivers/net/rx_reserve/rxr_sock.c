@@ -25,7 +25,8 @@
  *	send SIZE-byte UDP datagrams to ADDR PORT as fast as possible for
  *	SECONDS, print "sent N".
  *   rxr_sock udpsink PORT
- *	bind a UDP socket to PORT that never reads, until stdin closes.
+ *	bind a UDP socket with a 16 MiB receive buffer to PORT that never
+ *	reads, until stdin closes.
  */
 
 #include <arpa/inet.h>
@@ -348,10 +349,14 @@ static int udpsink(int port)
 		.sin6_family = AF_INET6,
 		.sin6_port = htons(port),
 	};
-	int fd, zero = 0;
+	int fd, zero = 0, rcvbuf = 16 << 20;
 	char buf[64];
 
 	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	/* Hold many pages, so that the driver must allocate fresh ones. */
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+			   sizeof(rcvbuf));
 	if (fd < 0 ||
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
 	    bind(fd, (struct sockaddr *)&sin6, sizeof(sin6))) {
