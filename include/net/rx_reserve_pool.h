@@ -35,6 +35,7 @@ struct rxr_pool *rxr_pool_create(unsigned int npages, int nid);
 struct rxr_pool *rxr_pool_get(struct rxr_pool *pool);
 void rxr_pool_put(struct rxr_pool *pool);
 struct page *rxr_pool_take(struct rxr_pool *pool);
+bool rxr_pool_lendable(const struct rxr_pool *pool);
 unsigned int rxr_pool_size(const struct rxr_pool *pool);
 unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
 

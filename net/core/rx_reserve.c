@@ -1031,7 +1031,7 @@ bool rxr_dev_emergency(const struct net_device *dev)
 EXPORT_SYMBOL_GPL(rxr_dev_emergency);
 
 static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
-				 struct rxr_pool **pool)
+				 bool lend, struct rxr_pool **pool)
 {
 	unsigned int i, n = READ_ONCE(set->n);
 	struct rxr_flow *flow;
@@ -1039,7 +1039,8 @@ static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
 
 	for (i = 0; i < n; i++) {
 		flow = READ_ONCE(set->flow[(start + i) % n]);
-		if (!flow || !flow->pool)
+		if (!flow || !flow->pool ||
+		    (lend && !rxr_pool_lendable(flow->pool)))
 			continue;
 		page = rxr_pool_take(flow->pool);
 		if (page) {
@@ -1074,9 +1075,9 @@ struct page *rxr_queue_page(struct net_device *dev)
 	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
 		start = atomic_inc_return(&rdev->hand);
 		if (rdev->caps.hw_slots)
-			page = rxr_set_take(&rdev->hw, start, &pool);
+			page = rxr_set_take(&rdev->hw, start, false, &pool);
 		else
-			page = rxr_set_take(&rdev->sw, start, &pool);
+			page = rxr_set_take(&rdev->sw, start, false, &pool);
 	}
 	rcu_read_unlock();
 	return page;
@@ -1224,7 +1225,8 @@ static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
  *
  * Arcangeli's fallback: picks one of @dev's flows that are not in a
  * hardware slot (net.core.rx_reserve_fallback says how) and takes a page of
- * its pool; if that pool is empty, tries the others in turn.  Once the
+ * its pool; if that pool is empty, or already lends half of its pages
+ * (rxr_pool_lendable()), tries the others in turn.  Once the
  * frame that lands in the page is classified, the driver passes it up
  * only if rxr_flow_owns() says the flow owns @tag, marking the skb
  * pfmemalloc; otherwise the page goes straight back with put_page(), or is
@@ -1250,7 +1252,7 @@ struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag)
 			page = rxr_set_take(&rdev->sw,
 					    rxr_pick(&rdev->sw,
 						     READ_ONCE(rxr_fallback)),
-					    &pool);
+					    true, &pool);
 	}
 	if (page) {
 		*tag = rxr_pool_get(pool);

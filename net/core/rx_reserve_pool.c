@@ -168,6 +168,24 @@ struct page *rxr_pool_take(struct rxr_pool *pool)
 EXPORT_SYMBOL_GPL(rxr_pool_take);
 
 /**
+ * rxr_pool_lendable() - whether a pool may lend another page
+ * @pool: the pool
+ *
+ * Every page lent to a regular RX ring holds a reference on its pool (the
+ * tag) until it leaves the ring.  A pool lends at most half of its pages
+ * at a time, so that pages parked in rings under flood traffic, which
+ * never matches their owner, leave the other half for the owner's own
+ * data in flight.
+ *
+ * Return: true if fewer than half of the pool's pages are lent.
+ */
+bool rxr_pool_lendable(const struct rxr_pool *pool)
+{
+	return refcount_read(&pool->refcnt) - 1 < pool->npages / 2;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_lendable);
+
+/**
  * rxr_pool_size() - number of pages of a pool
  * @pool: the pool
  *

@@ -686,17 +686,24 @@ static void rxr_test_fallback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_LENT], 2 * rounds + 1);
 	KUNIT_EXPECT_EQ(test, info.pool_free, info.pool_pages);
 
-	/* Every pool empty: nothing to lend. */
+	/*
+	 * A pool lends at most half of its pages at a time: with four pools
+	 * of two pages, four pages go out, and then nothing more though each
+	 * pool still has a free page for its owner.
+	 */
 	{
-		struct page *p[8];
-		struct rxr_pool *tags[8];
+		struct rxr_pool *tags[4];
+		struct page *p[4];
 		int n;
 
-		for (n = 0; n < 8; n++) {
+		for (n = 0; n < 4; n++) {
 			p[n] = rxr_lend_page(dev, &tags[n]);
 			KUNIT_ASSERT_NOT_NULL(test, p[n]);
 		}
 		KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, &tag));
+		for (i = 0; i < ARRAY_SIZE(rxrt_share); i++)
+			KUNIT_EXPECT_EQ(test,
+					rxr_pool_free_pages(flow[i]->pool), 1);
 		while (n--) {
 			put_page(p[n]);
 			rxr_pool_put(tags[n]);
