@@ -23,54 +23,22 @@ if [ ! -x "$SOCK" ]; then
 fi
 rxr_require_cmd ip
 
-HOLD_PID=
-HOLD_FD=
 cleanup()
 {
-	hold_stop
+	hold_stop_all
 	ip link del rxra0 2> /dev/null
 	ip link del rxrb0 2> /dev/null
 	ip netns del rxr-flows-$$ 2> /dev/null
 	[ -n "${MAX:-}" ] && sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
-	rm -f /tmp/rxr_hold.fifo /tmp/rxr_hold.out
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# hold_start CMD...: run CMD (an rxr_sock that holds a flow) with stdin
-# from a fifo this shell keeps open; set PORT to the port it prints.
-hold_start()
+# hold CMD...: run CMD (an rxr_sock that holds a flow) until hold_stop h;
+# set PORT to the port it prints.
+hold()
 {
-	local i
-
-	rm -f /tmp/rxr_hold.fifo /tmp/rxr_hold.out
-	mkfifo /tmp/rxr_hold.fifo
-	"$@" < /tmp/rxr_hold.fifo > /tmp/rxr_hold.out &
-	HOLD_PID=$!
-	exec {HOLD_FD}> /tmp/rxr_hold.fifo
-	PORT=
-	for ((i = 0; i < 50; i++)); do
-		PORT=$(awk '$1 == "port" { print $2 }' /tmp/rxr_hold.out)
-		[ -n "$PORT" ] && return 0
-		kill -0 "$HOLD_PID" 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "FAIL: $* did not start"
-	RET=$ksft_fail
-	return 1
-}
-
-# hold_stop: close the held flow's socket.
-hold_stop()
-{
-	if [ -n "$HOLD_FD" ]; then
-		exec {HOLD_FD}>&-
-		HOLD_FD=
-	fi
-	if [ -n "$HOLD_PID" ]; then
-		wait "$HOLD_PID"
-		HOLD_PID=
-	fi
+	hold_start h "$@" && PORT=$HOLD_PORT
 }
 
 # global KEY: a value of the first line of $PROC.
@@ -91,19 +59,6 @@ flow_line()
 field()
 {
 	kv "$2" <<< "$1"
-}
-
-# poll TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second.
-poll()
-{
-	local n=$1 i
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	"$@"
 }
 
 has_flow() { [ -n "$(flow_line "$@")" ]; }
@@ -131,7 +86,7 @@ ip link set lo up
 for fam in 4 6; do
 	addr=127.0.0.1
 	[ $fam = 6 ] && addr=::1
-	hold_start "$SOCK" pair "$addr" || continue
+	hold "$SOCK" pair "$addr" || continue
 	line=$(flow_line lo $fam "$PORT")
 	check_ok "IPv$fam flow on lo in $PROC" test -n "$line"
 	check_eq "IPv$fam flow pool pages" "$NPAGES" "$(field "$line" pool)"
@@ -142,7 +97,7 @@ for fam in 4 6; do
 		"$(global pool_pages)"
 	check_ge "lo flows in software" 1 \
 		"$(field "$(grep '^dev lo ' "$PROC")" flows_sw)"
-	hold_stop
+	hold_stop h
 	check_ok "IPv$fam flow gone after close" poll 30 no_flow lo $fam "$PORT"
 	check_ok "IPv$fam pool pages given back" poll 30 pages_are "$P0"
 done
@@ -165,7 +120,7 @@ ip addr add 198.18.2.1/24 dev rxrb0
 ip neigh add 198.18.9.9 lladdr 02:00:00:00:00:09 dev rxra0 nud permanent
 ip neigh add 198.18.9.9 lladdr 02:00:00:00:00:09 dev rxrb0 nud permanent
 ip route add 198.18.9.9/32 dev rxra0
-if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+if hold "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow in progress on rxra0" poll 20 has_flow rxra0 4 "$PORT"
 	check_eq "rxra0 flows" 1 \
 		"$(field "$(grep '^dev rxra0 ' "$PROC")" flows_sw)"
@@ -173,13 +128,13 @@ if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow follows the route to rxrb0" \
 		poll 50 has_flow rxrb0 4 "$PORT"
 	check_ok "flow left rxra0" no_flow rxra0 4 "$PORT"
-	hold_stop
+	hold_stop h
 	check_ok "flow gone after close" poll 30 no_flow rxrb0 4 "$PORT"
 fi
 
 # Moving the device to another namespace takes the flow off it; deleting
 # that namespace destroys the device.
-if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+if hold "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow on rxrb0" poll 20 has_flow rxrb0 4 "$PORT"
 	ip netns add rxr-flows-$$
 	ip link set rxrb0 netns rxr-flows-$$
@@ -192,18 +147,18 @@ if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
 	ip netns del rxr-flows-$$
 	check_ok "rxrb1 destroyed with the namespace" \
 		poll 50 test ! -e /sys/class/net/rxrb1
-	hold_stop
+	hold_stop h
 fi
 
 # Device unregister takes the flow off the device.
 ip route replace 198.18.9.9/32 dev rxra0
-if hold_start "$SOCK" connect -b 198.18.9.9 3260; then
+if hold "$SOCK" connect -b 198.18.9.9 3260; then
 	check_ok "flow on rxra0" poll 20 has_flow rxra0 4 "$PORT"
 	ip link del rxra0
 	check_eq "rxra0 state gone with the device" "" \
 		"$(grep '^dev rxra0 ' "$PROC")"
 	check_eq "flow still exists, unregistered" $((F0 + 1)) "$(global flows)"
-	hold_stop
+	hold_stop h
 fi
 check_ok "pool pages all given back" poll 30 pages_are "$P0"
 
@@ -212,7 +167,7 @@ check_ok "pool pages all given back" poll 30 pages_are "$P0"
 C0=$(global nopool_cap)
 MAX=$(sysctl -n net.core.rx_reserve_max_pages)
 sysctl -q -w net.core.rx_reserve_max_pages="$P0"
-if hold_start "$SOCK" pair 127.0.0.1; then
+if hold "$SOCK" pair 127.0.0.1; then
 	line=$(flow_line lo 4 "$PORT")
 	check_ok "flow over the cap registered" test -n "$line"
 	check_eq "flow over the cap has no pool" 0 "$(field "$line" pool)"
@@ -220,7 +175,7 @@ if hold_start "$SOCK" pair 127.0.0.1; then
 	check_eq "lo flows without a pool" 1 \
 		"$(grep '^dev lo ' "$PROC" | kv flows_nopool)"
 	check_eq "no pages held over the cap" "$P0" "$(global pool_pages)"
-	hold_stop
+	hold_stop h
 fi
 sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
 
