@@ -9,18 +9,10 @@
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
-DIR=$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")
-SOCK=$DIR/rxr_sock
-PROC=/proc/net/rx_reserve
+SOCK=$RXR_SOCK
+PROC=$RXR_PROC
 
-if [ ! -r "$PROC" ]; then
-	echo "SKIP: $PROC missing: kernel without CONFIG_RX_RESERVE"
-	exit "$ksft_skip"
-fi
-if [ ! -x "$SOCK" ]; then
-	echo "SKIP: $SOCK not built"
-	exit "$ksft_skip"
-fi
+rxr_require_reserve
 rxr_require_cmd ip
 
 cleanup()

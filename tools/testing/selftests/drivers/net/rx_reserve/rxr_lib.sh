@@ -163,14 +163,10 @@ NSIM_BUS=/sys/bus/netdevsim
 RXR_SOCK=$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_sock
 RXR_PROC=/proc/net/rx_reserve
 
-# nsim_require: skip unless netdevsim, rx-reserve and rxr_sock are here.
-nsim_require()
+# rxr_require_reserve: skip unless the kernel has rx-reserve and rxr_sock
+# is built.
+rxr_require_reserve()
 {
-	if [ ! -w "$NSIM_BUS/new_device" ] ||
-	   [ ! -w "$NSIM_BUS/link_device" ]; then
-		echo "SKIP: netdevsim with link_device is not available"
-		exit "$ksft_skip"
-	fi
 	if [ ! -r "$RXR_PROC" ]; then
 		echo "SKIP: $RXR_PROC missing: kernel without CONFIG_RX_RESERVE"
 		exit "$ksft_skip"
@@ -179,6 +175,17 @@ nsim_require()
 		echo "SKIP: $RXR_SOCK not built"
 		exit "$ksft_skip"
 	fi
+}
+
+# nsim_require: skip unless netdevsim, rx-reserve and rxr_sock are here.
+nsim_require()
+{
+	if [ ! -w "$NSIM_BUS/new_device" ] ||
+	   [ ! -w "$NSIM_BUS/link_device" ]; then
+		echo "SKIP: netdevsim with link_device is not available"
+		exit "$ksft_skip"
+	fi
+	rxr_require_reserve
 	rxr_require_cmd ethtool ip
 }
 
