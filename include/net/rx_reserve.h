@@ -123,6 +123,7 @@ struct rxr_flow *rxr_classify(const struct net_device *dev,
 bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
 struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag);
 bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag);
+int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk);
 void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
 void rxr_rx_alloc_failed(struct net_device *dev);
 int rxr_ethtool_sset_count(const struct net_device *dev);
@@ -220,6 +221,12 @@ static inline bool rxr_flow_owns(const struct rxr_flow *flow,
 				 const struct rxr_pool *tag)
 {
 	return false;
+}
+
+static inline int rxr_sk_tx_queue(const struct net_device *dev,
+				  const struct sock *sk)
+{
+	return -1;
 }
 
 static inline void rxr_dev_count(struct net_device *dev,

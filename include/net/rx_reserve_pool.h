@@ -6,6 +6,7 @@
 #ifndef _NET_RX_RESERVE_POOL_H
 #define _NET_RX_RESERVE_POOL_H
 
+#include <linux/mm_types.h>
 #include <linux/types.h>
 
 struct page;
@@ -48,6 +49,28 @@ struct rxr_pool_stats {
 	u64 taken;
 	u64 empty;
 };
+
+/* Low bit of page->private on a pool's pages. */
+#define RXR_PAGE_TAG	1UL
+
+/**
+ * rxr_page_pool() - the pool a page belongs to
+ * @page: an RX buffer page
+ *
+ * A pool's pages carry the pool in page->private for as long as they are
+ * the pool's, so that a driver can tell a lent page among its buffers and
+ * whose it is.  The result is only to compare with a flow's pool
+ * (rxr_flow_owns()): a page in flight may outlive its pool.
+ *
+ * Return: the pool, or NULL for a page that is not a pool's.
+ */
+static inline const struct rxr_pool *rxr_page_pool(const struct page *page)
+{
+	unsigned long v = page->private;
+
+	return v & RXR_PAGE_TAG ? (const struct rxr_pool *)(v & ~RXR_PAGE_TAG) :
+				  NULL;
+}
 
 void rxr_pool_get_stats(const struct rxr_pool *pool,
 			struct rxr_pool_stats *stats);

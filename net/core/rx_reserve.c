@@ -230,11 +230,11 @@ static void __rxr_flow_unbind(struct rxr_flow *flow)
 	if (flow->slot >= 0) {
 		rxr_set_del(&rdev->hw, flow);
 		rdev->slot_owner[flow->slot] = NULL;
-		flow->slot = -1;
+		WRITE_ONCE(flow->slot, -1);
 	} else {
 		rxr_set_del(&rdev->sw, flow);
 	}
-	flow->rdev = NULL;
+	WRITE_ONCE(flow->rdev, NULL);
 	rxr_dev_kick(rdev);
 	trace_rxr_flow_unregister(rdev->dev, &flow->tuple,
 				  flow->pool ? rxr_pool_size(flow->pool) : 0);
@@ -249,7 +249,7 @@ static void __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
 	__rxr_flow_unbind(flow);
 	flow->tuple = *t;
 	flow->hash = rxr_tuple_hash(t);
-	flow->rdev = rdev;
+	WRITE_ONCE(flow->rdev, rdev);
 	flow->hw_failed = false;
 	list_add_tail(&flow->dev_node, &rdev->flows);
 	rdev->nflows++;
@@ -285,7 +285,7 @@ struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
 	INIT_LIST_HEAD(&flow->dev_node);
 	INIT_HLIST_NODE(&flow->hnode);
 	refcount_set(&flow->refcnt, 1);
-	flow->slot = -1;
+	WRITE_ONCE(flow->slot, -1);
 	flow->set_idx = -1;
 	flow->mark = mark;
 
@@ -659,7 +659,7 @@ static void rxr_flow_set_slot(struct rxr_dev *rdev, struct rxr_flow *flow,
 	} else {
 		rxr_set_del(&rdev->sw, flow);
 	}
-	flow->slot = slot;
+	WRITE_ONCE(flow->slot, slot);
 	if (slot >= 0) {
 		rdev->slot_owner[slot] = flow;
 		rxr_set_add(&rdev->hw, flow);
@@ -1280,6 +1280,33 @@ bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag)
 	return flow && tag && flow->pool == tag;
 }
 EXPORT_SYMBOL_GPL(rxr_flow_owns);
+
+/**
+ * rxr_sk_tx_queue() - the TX queue for a priority socket's packets
+ * @dev: the device a packet leaves on
+ * @sk: the packet's socket, full
+ *
+ * A backend that steers a flow by the queue it last came from (the
+ * host's tun, for instance) then delivers the flow's replies on the
+ * reserve queue's pair too.
+ *
+ * Context: RCU read side (the transmit path).
+ * Return: the reserve queue of @dev if @sk is a priority flow steered to
+ * it in hardware, else -1.
+ */
+int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk)
+{
+	struct rxr_flow *flow = READ_ONCE(sk->sk_rx_reserve);
+	struct rxr_dev *rdev;
+
+	if (!flow || READ_ONCE(flow->slot) < 0)
+		return -1;
+	rdev = READ_ONCE(flow->rdev);
+	if (!rdev || rdev->dev != dev || !READ_ONCE(rdev->enabled))
+		return -1;
+	return rdev->caps.reserve_queue;
+}
+EXPORT_SYMBOL_GPL(rxr_sk_tx_queue);
 
 /**
  * rxr_dev_count() - count driver events

@@ -74,6 +74,8 @@ struct rxr_pool *rxr_pool_create(unsigned int npages, int nid)
 		pool->pages[i] = alloc_pages_node(nid, gfp, 0);
 		if (!pool->pages[i])
 			goto err_free_pages;
+		set_page_private(pool->pages[i],
+				 (unsigned long)pool | RXR_PAGE_TAG);
 	}
 	refcount_set(&pool->refcnt, 1);
 	atomic_set(&pool->hand, 0);

@@ -1,0 +1,1095 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio_net's rx-reserve helper.
+ *
+ * virtio-net has no exact-match filters, so the reserve queue is reached
+ * through RSS: the indirection-table bucket of each priority flow points
+ * at the last queue pair in use, which is posted only with pages of the
+ * flows' rx-reserve pools.  The buckets are the "filter slots" the core
+ * sees; a bucket may hold other flows as well, so the reserve queue
+ * classifies each frame before it builds an skb and reposts the buffers of
+ * frames that are not a priority flow's in place.
+ *
+ * The regular queues get the software fallback: when an atomic refill
+ * fails, a pool page is lent instead of leaving the ring short, and in
+ * emergency mode the buffers of non-priority frames are reposted in place,
+ * so that no ring runs dry and nothing waits for the driver's refill work,
+ * which may sleep in reclaim.
+ */
+#include <linux/ethtool.h>
+#include <linux/etherdevice.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/netlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+#include <linux/virtio.h>
+#include <linux/virtio_net.h>
+#include <net/ipv6.h>
+#include <net/rx_reserve.h>
+
+#include "virtio_net_rxr.h"
+
+/* Most RSS buckets the core may use as slots. */
+#define VNET_RXR_MAX_SLOTS	32
+
+/* Most buffers posted on the reserve queue: the rest of the pools' pages
+ * replace buffers before their frames go up, and sit in socket queues.
+ */
+#define VNET_RXR_RING_MAX	64
+
+/* How often the reserve queue is polled to take back its pool pages. */
+#define VNET_RXR_FILL_INTERVAL	(HZ / 20)
+
+enum {
+	VNET_RXR_Q_PACKETS,
+	VNET_RXR_Q_PRIORITY,
+	VNET_RXR_Q_STEERED,
+	VNET_RXR_Q_RECYCLED,
+	VNET_RXR_Q_LENT,
+	VNET_RXR_Q_DROPPED,
+	VNET_RXR_Q_EMPTY,
+	VNET_RXR_Q_NUM,
+};
+
+static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
+	"packets", "priority", "steered", "recycled", "lent", "dropped",
+	"empty",
+};
+
+static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
+	"rx_reserve_rss_buckets",
+	"rx_reserve_refused",
+};
+
+/**
+ * struct vnet_rxr_q - one RX queue's view
+ * @syncp: guards @stat
+ * @stat: per-queue counters, written from the queue's NAPI
+ * @reposted: buffers were reposted since the last kick
+ */
+struct vnet_rxr_q {
+	struct u64_stats_sync syncp;
+	u64_stats_t stat[VNET_RXR_Q_NUM];
+	bool reposted;
+};
+
+/**
+ * struct vnet_rxr_rule - a priority flow's RSS bucket
+ * @used: the core put a flow here
+ * @t: the flow, as received
+ */
+struct vnet_rxr_rule {
+	bool used;
+	struct rxr_tuple t;
+};
+
+/**
+ * struct vnet_rxr - the helper's state for one device
+ * @dev: the device
+ * @ops: the driver's callbacks
+ * @cfg: how the device runs, from the last vnet_rxr_start()
+ * @reserve_q: the reserve queue in use, or -1; read by the datapath
+ * @cfg_q: the reserve queue the configuration allows, or -1
+ * @started: attached to the core
+ * @enabled: the private flag
+ * @refused_logged: the refused buffer mode was logged
+ * @applied: @saved holds the table vnet_rxr_rss_apply() changed
+ * @nslots: RSS buckets offered to the core
+ * @buckets: buckets pointed at the reserve queue by the last commit
+ * @refused: fallback requests refused for an unsupported buffer mode
+ * @rule: the core's flows, by slot
+ * @saved: the administrator's indirection table during a commit
+ * @fill_work: polls the reserve queue, so that pool pages that came back
+ *	are posted even when the queue received nothing
+ * @max_nq: entries in @q
+ * @q: per-queue state
+ */
+struct vnet_rxr {
+	struct net_device *dev;
+	const struct vnet_rxr_ops *ops;
+	struct vnet_rxr_cfg cfg;
+	int reserve_q;
+	int cfg_q;
+	bool started;
+	bool enabled;
+	bool refused_logged;
+	bool applied;
+	unsigned int nslots;
+	unsigned int buckets;
+	atomic64_t refused;
+	struct vnet_rxr_rule rule[VNET_RXR_MAX_SLOTS];
+	__le16 *saved;
+	struct delayed_work fill_work;
+	unsigned int max_nq;
+	struct vnet_rxr_q q[] __counted_by(max_nq);
+};
+
+static void vnet_rxr_count(struct vnet_rxr *r, unsigned int q, int stat,
+			   u64 n)
+{
+	struct vnet_rxr_q *vq = &r->q[q];
+
+	u64_stats_update_begin(&vq->syncp);
+	u64_stats_add(&vq->stat[stat], n);
+	u64_stats_update_end(&vq->syncp);
+}
+
+static void vnet_rxr_fill_work(struct work_struct *work)
+{
+	struct vnet_rxr *r = container_of(to_delayed_work(work),
+					  struct vnet_rxr, fill_work);
+	int q = READ_ONCE(r->reserve_q);
+
+	if (q < 0)
+		return;
+	if (rxr_active())
+		r->ops->schedule(r->dev, q);
+	schedule_delayed_work(&r->fill_work, VNET_RXR_FILL_INTERVAL);
+}
+
+/**
+ * vnet_rxr_create() - set up the helper for a device
+ * @dev: the device, not yet registered
+ * @max_nq: queue pairs the device has
+ * @ops: the driver's callbacks
+ *
+ * Context: process context.
+ * Return: the helper, or NULL without memory (the device then runs
+ * without rx-reserve).
+ */
+struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
+				 const struct vnet_rxr_ops *ops)
+{
+	struct vnet_rxr *r;
+	unsigned int i;
+
+	r = kzalloc(struct_size(r, q, max_nq), GFP_KERNEL);
+	if (!r) {
+		netdev_warn(dev, "rx-reserve: no memory, running without it\n");
+		return NULL;
+	}
+	r->max_nq = max_nq;
+	r->dev = dev;
+	r->ops = ops;
+	r->reserve_q = -1;
+	r->cfg_q = -1;
+	r->enabled = true;
+	for (i = 0; i < max_nq; i++)
+		u64_stats_init(&r->q[i].syncp);
+	INIT_DELAYED_WORK(&r->fill_work, vnet_rxr_fill_work);
+	return r;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_create);
+
+/**
+ * vnet_rxr_destroy() - free the helper
+ * @r: the helper, stopped, or NULL
+ */
+void vnet_rxr_destroy(struct vnet_rxr *r)
+{
+	if (!r)
+		return;
+	WARN_ON_ONCE(r->started);
+	cancel_delayed_work_sync(&r->fill_work);
+	kfree(r->saved);
+	kfree(r);
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_destroy);
+
+static void vnet_rxr_refuse(struct vnet_rxr *r)
+{
+	atomic64_inc(&r->refused);
+	if (!r->refused_logged) {
+		r->refused_logged = true;
+		netdev_info(r->dev,
+			    "rx-reserve: receive buffers of this mode (big packets, XDP or premapped) are not served: no reserve queue and no fallback\n");
+	}
+}
+
+/**
+ * vnet_rxr_start() - attach the device to rx-reserve
+ * @r: the helper, or NULL
+ * @cfg: how the device runs; copied
+ *
+ * Picks the reserve queue: the last queue pair in use, when the device
+ * steers by RSS and has more than one pair.  Without one, the device gets
+ * the software fallback alone, with no slots.  Called again after a
+ * change of the queue count, it re-attaches; the flows stay.
+ *
+ * Context: process context, RTNL held.
+ * Return: 0 or the core's error.
+ */
+int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
+{
+	struct rxr_dev_caps caps = { .reserve_queue = -1 };
+	int err;
+
+	ASSERT_RTNL();
+	if (!r)
+		return 0;
+	if (r->started)
+		vnet_rxr_stop(r);
+	r->cfg = *cfg;
+	if (cfg->rss && !r->saved && cfg->indir_size)
+		r->saved = kcalloc(cfg->indir_size, sizeof(*r->saved),
+				   GFP_KERNEL);
+	if (!cfg->mode_ok) {
+		vnet_rxr_refuse(r);
+	} else if (cfg->rss && r->saved && cfg->nq >= 2 &&
+		   is_power_of_2(cfg->indir_size) && cfg->indir_size >= 4 &&
+		   cfg->key_size >= 40) {
+		caps.reserve_queue = cfg->nq - 1;
+		caps.hw_slots = min(VNET_RXR_MAX_SLOTS, cfg->indir_size / 4);
+	}
+	memset(r->rule, 0, sizeof(r->rule));
+	err = rxr_dev_attach(r->dev, &caps);
+	if (err)
+		return err;
+	r->nslots = caps.hw_slots;
+	r->cfg_q = caps.reserve_queue;
+	r->started = true;
+	if (!r->enabled)
+		rxr_dev_set_enabled(r->dev, false);
+	WRITE_ONCE(r->reserve_q, r->enabled ? r->cfg_q : -1);
+	if (r->reserve_q >= 0)
+		schedule_delayed_work(&r->fill_work, 0);
+	if (r->cfg_q >= 0)
+		netdev_info(r->dev,
+			    "rx-reserve: RX queue %d is the reserve queue, %u RSS buckets for priority flows\n",
+			    r->cfg_q, r->nslots);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_start);
+
+/**
+ * vnet_rxr_stop() - detach the device from rx-reserve
+ * @r: the helper, or NULL
+ *
+ * Context: process context, RTNL held.
+ */
+void vnet_rxr_stop(struct vnet_rxr *r)
+{
+	ASSERT_RTNL();
+	if (!r || !r->started)
+		return;
+	WRITE_ONCE(r->reserve_q, -1);
+	r->cfg_q = -1;
+	r->started = false;
+	cancel_delayed_work_sync(&r->fill_work);
+	rxr_dev_detach(r->dev);
+	memset(r->rule, 0, sizeof(r->rule));
+	r->nslots = 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_stop);
+
+/**
+ * vnet_rxr_reserve_queue() - the reserve queue in use
+ * @r: the helper, or NULL
+ *
+ * Return: the queue index, or -1.
+ */
+int vnet_rxr_reserve_queue(const struct vnet_rxr *r)
+{
+	return r ? READ_ONCE(r->reserve_q) : -1;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_reserve_queue);
+
+/* Steering: RSS buckets */
+
+/**
+ * vnet_rxr_toeplitz() - the Toeplitz hash, as the virtio spec defines it
+ * @key: the RSS key
+ * @key_size: bytes at @key, at least @len + 4
+ * @in: the input bytes
+ * @len: bytes at @in
+ *
+ * Return: the 32-bit hash.
+ */
+VISIBLE_IF_KUNIT u32 vnet_rxr_toeplitz(const u8 *key, unsigned int key_size,
+				       const u8 *in, unsigned int len)
+{
+	u32 v, hash = 0;
+	unsigned int i, b;
+
+	if (len + 4 > key_size)
+		return 0;
+	v = get_unaligned_be32(key);
+	for (i = 0; i < len; i++) {
+		for (b = 0; b < 8; b++) {
+			if (in[i] & (0x80 >> b))
+				hash ^= v;
+			v <<= 1;
+			if (key[i + 4] & (0x80 >> b))
+				v |= 1;
+		}
+	}
+	return hash;
+}
+EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_toeplitz);
+
+/**
+ * vnet_rxr_flow_hash() - the RSS hash a device computes for a TCP flow
+ * @key: the RSS key, 40 bytes
+ * @t: the flow as received
+ * @types: the VIRTIO_NET_RSS_HASH_TYPE_* bits in force
+ * @hash: set to the hash
+ *
+ * Return: false if @types hash no field of the flow's packets.
+ */
+VISIBLE_IF_KUNIT bool vnet_rxr_flow_hash(const u8 *key,
+					 const struct rxr_tuple *t, u32 types,
+					 u32 *hash)
+{
+	u8 in[36];
+	unsigned int alen, len;
+	bool ports;
+
+	if (t->family == AF_INET) {
+		ports = types & VIRTIO_NET_RSS_HASH_TYPE_TCPv4;
+		if (!ports && !(types & VIRTIO_NET_RSS_HASH_TYPE_IPv4))
+			return false;
+		alen = 4;
+		memcpy(in, &t->saddr.s6_addr32[3], 4);
+		memcpy(in + 4, &t->daddr.s6_addr32[3], 4);
+	} else {
+		ports = types & (VIRTIO_NET_RSS_HASH_TYPE_TCPv6 |
+				 VIRTIO_NET_RSS_HASH_TYPE_TCP_EX);
+		if (!ports && !(types & (VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
+					 VIRTIO_NET_RSS_HASH_TYPE_IP_EX)))
+			return false;
+		alen = 16;
+		memcpy(in, &t->saddr, 16);
+		memcpy(in + 16, &t->daddr, 16);
+	}
+	len = 2 * alen;
+	if (ports) {
+		memcpy(in + len, &t->sport, 2);
+		memcpy(in + len + 2, &t->dport, 2);
+		len += 4;
+	}
+	*hash = vnet_rxr_toeplitz(key, 40, in, len);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_flow_hash);
+
+/**
+ * vnet_rxr_rss_apply() - the indirection table the device gets
+ * @r: the helper, or NULL
+ * @table: the administrator's table (or the default), changed in place
+ *	until vnet_rxr_rss_restore()
+ * @hash_types: the hash types the device is told to use
+ *
+ * While a reserve queue is in use, buckets that @table points at it are
+ * spread over the regular queues, and the bucket of each priority flow
+ * points at it.
+ *
+ * Context: RTNL held.
+ */
+void vnet_rxr_rss_apply(struct vnet_rxr *r, __le16 *table, u32 hash_types)
+{
+	unsigned int i, n, buckets = 0;
+	int rq;
+	u32 hash;
+
+	ASSERT_RTNL();
+	if (!r)
+		return;
+	rq = READ_ONCE(r->reserve_q);
+	n = r->cfg.indir_size;
+	if (rq < 0 || !r->saved) {
+		r->buckets = 0;
+		return;
+	}
+	memcpy(r->saved, table, n * sizeof(*table));
+	r->applied = true;
+	for (i = 0; i < n; i++)
+		if (le16_to_cpu(table[i]) >= rq)
+			table[i] = cpu_to_le16(ethtool_rxfh_indir_default(i,
+									  rq));
+	for (i = 0; i < r->nslots; i++) {
+		if (!r->rule[i].used ||
+		    !vnet_rxr_flow_hash(r->cfg.key, &r->rule[i].t, hash_types,
+					&hash))
+			continue;
+		hash &= n - 1;
+		if (le16_to_cpu(table[hash]) != rq)
+			buckets++;
+		table[hash] = cpu_to_le16(rq);
+	}
+	r->buckets = buckets;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_rss_apply);
+
+/**
+ * vnet_rxr_rss_restore() - give the administrator's table back
+ * @r: the helper, or NULL
+ * @table: the table vnet_rxr_rss_apply() changed
+ *
+ * Context: RTNL held.
+ */
+void vnet_rxr_rss_restore(struct vnet_rxr *r, __le16 *table)
+{
+	ASSERT_RTNL();
+	if (!r || !r->applied)
+		return;
+	memcpy(table, r->saved, r->cfg.indir_size * sizeof(*table));
+	r->applied = false;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_rss_restore);
+
+static int vnet_rxr_rule_from_fs(const struct ethtool_rx_flow_spec *fs,
+				 struct rxr_tuple *t)
+{
+	memset(t, 0, sizeof(*t));
+	switch (fs->flow_type) {
+	case TCP_V4_FLOW:
+		if (fs->m_u.tcp_ip4_spec.ip4src != htonl(0xffffffff) ||
+		    fs->m_u.tcp_ip4_spec.ip4dst != htonl(0xffffffff) ||
+		    fs->m_u.tcp_ip4_spec.psrc != htons(0xffff) ||
+		    fs->m_u.tcp_ip4_spec.pdst != htons(0xffff))
+			return -EINVAL;
+		t->family = AF_INET;
+		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4src, &t->saddr);
+		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4dst, &t->daddr);
+		t->sport = fs->h_u.tcp_ip4_spec.psrc;
+		t->dport = fs->h_u.tcp_ip4_spec.pdst;
+		return 0;
+	case TCP_V6_FLOW:
+		if (memchr_inv(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16) ||
+		    memchr_inv(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16) ||
+		    fs->m_u.tcp_ip6_spec.psrc != htons(0xffff) ||
+		    fs->m_u.tcp_ip6_spec.pdst != htons(0xffff))
+			return -EINVAL;
+		t->family = AF_INET6;
+		memcpy(&t->saddr, fs->h_u.tcp_ip6_spec.ip6src, 16);
+		memcpy(&t->daddr, fs->h_u.tcp_ip6_spec.ip6dst, 16);
+		t->sport = fs->h_u.tcp_ip6_spec.psrc;
+		t->dport = fs->h_u.tcp_ip6_spec.pdst;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static void vnet_rxr_rule_to_fs(const struct rxr_tuple *t, u32 loc, int q,
+				struct ethtool_rx_flow_spec *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->location = loc;
+	fs->ring_cookie = q;
+	if (t->family == AF_INET) {
+		fs->flow_type = TCP_V4_FLOW;
+		fs->h_u.tcp_ip4_spec.ip4src = t->saddr.s6_addr32[3];
+		fs->h_u.tcp_ip4_spec.ip4dst = t->daddr.s6_addr32[3];
+		fs->h_u.tcp_ip4_spec.psrc = t->sport;
+		fs->h_u.tcp_ip4_spec.pdst = t->dport;
+		fs->m_u.tcp_ip4_spec.ip4src = htonl(0xffffffff);
+		fs->m_u.tcp_ip4_spec.ip4dst = htonl(0xffffffff);
+		fs->m_u.tcp_ip4_spec.psrc = htons(0xffff);
+		fs->m_u.tcp_ip4_spec.pdst = htons(0xffff);
+	} else {
+		fs->flow_type = TCP_V6_FLOW;
+		memcpy(fs->h_u.tcp_ip6_spec.ip6src, &t->saddr, 16);
+		memcpy(fs->h_u.tcp_ip6_spec.ip6dst, &t->daddr, 16);
+		fs->h_u.tcp_ip6_spec.psrc = t->sport;
+		fs->h_u.tcp_ip6_spec.pdst = t->dport;
+		memset(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16);
+		memset(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16);
+		fs->m_u.tcp_ip6_spec.psrc = htons(0xffff);
+		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
+	}
+}
+
+/**
+ * vnet_rxr_set_rxnfc() - the core puts a flow in a bucket or takes it out
+ * @r: the helper, or NULL
+ * @info: %ETHTOOL_SRXCLSRLINS of an exact TCP 5-tuple to the reserve
+ *	queue, or %ETHTOOL_SRXCLSRLDEL, at a location below the slots
+ *	offered
+ *
+ * The ethtool core keeps the administrator out of these locations, and
+ * the device has no other filters, so only the rx-reserve core gets here
+ * with a location it may use.
+ *
+ * Context: RTNL held.
+ * Return: 0; -EOPNOTSUPP without a reserve queue; -EINVAL for a bad rule
+ * or location; -ENOENT to delete an empty location.
+ */
+int vnet_rxr_set_rxnfc(struct vnet_rxr *r, const struct ethtool_rxnfc *info)
+{
+	u32 loc = info->fs.location;
+	struct rxr_tuple t;
+	int err;
+
+	ASSERT_RTNL();
+	if (!r || !r->started || r->cfg_q < 0)
+		return -EOPNOTSUPP;
+	if (loc >= r->nslots)
+		return -EINVAL;
+	if (info->cmd == ETHTOOL_SRXCLSRLDEL) {
+		if (!r->rule[loc].used)
+			return -ENOENT;
+		r->rule[loc].used = false;
+	} else if (info->cmd == ETHTOOL_SRXCLSRLINS) {
+		if (info->fs.ring_cookie != r->cfg_q)
+			return -EINVAL;
+		err = vnet_rxr_rule_from_fs(&info->fs, &t);
+		if (err)
+			return err;
+		r->rule[loc].t = t;
+		r->rule[loc].used = true;
+		/* The flow's pool pages: post them now. */
+		mod_delayed_work(system_wq, &r->fill_work, 0);
+	} else {
+		return -EOPNOTSUPP;
+	}
+	r->ops->rss_commit(r->dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_set_rxnfc);
+
+/**
+ * vnet_rxr_get_rxnfc() - list the priority flows' buckets as rules
+ * @r: the helper, or NULL
+ * @info: %ETHTOOL_GRXCLSRLCNT, %ETHTOOL_GRXCLSRULE or %ETHTOOL_GRXCLSRLALL
+ * @rule_locs: locations, for %ETHTOOL_GRXCLSRLALL
+ *
+ * Context: RTNL held.
+ * Return: 0, -ENOENT for an empty location, -EMSGSIZE if @rule_locs is
+ * short, -EOPNOTSUPP for other commands.
+ */
+int vnet_rxr_get_rxnfc(struct vnet_rxr *r, struct ethtool_rxnfc *info,
+		       u32 *rule_locs)
+{
+	unsigned int i, n = 0;
+	u32 loc;
+
+	ASSERT_RTNL();
+	switch (info->cmd) {
+	case ETHTOOL_GRXCLSRLCNT:
+		for (i = 0; r && i < r->nslots; i++)
+			n += r->rule[i].used;
+		info->rule_cnt = n;
+		info->data = r ? r->nslots : 0;
+		return 0;
+	case ETHTOOL_GRXCLSRULE:
+		loc = info->fs.location;
+		if (!r || loc >= r->nslots || !r->rule[loc].used)
+			return -ENOENT;
+		vnet_rxr_rule_to_fs(&r->rule[loc].t, loc, r->cfg_q, &info->fs);
+		return 0;
+	case ETHTOOL_GRXCLSRLALL:
+		for (i = 0; r && i < r->nslots; i++) {
+			if (!r->rule[i].used)
+				continue;
+			if (n == info->rule_cnt)
+				return -EMSGSIZE;
+			rule_locs[n++] = i;
+		}
+		info->rule_cnt = n;
+		info->data = r ? r->nslots : 0;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_get_rxnfc);
+
+/* The datapath */
+
+static int vnet_rxr_post(struct vnet_rxr *r, struct virtqueue *vq,
+			 struct page *page)
+{
+	void *buf = page_address(page) + r->cfg.buf_offset;
+	struct scatterlist sg;
+
+	sg_init_one(&sg, buf, r->cfg.buf_len);
+	return virtqueue_add_inbuf_ctx(vq, &sg, 1, buf, r->cfg.buf_ctx,
+				       GFP_ATOMIC);
+}
+
+/* Post @buf again, as it was posted. */
+static void vnet_rxr_repost(struct vnet_rxr *r, struct virtqueue *vq,
+			    unsigned int q, void *buf, void *ctx)
+{
+	struct scatterlist sg;
+
+	sg_init_one(&sg, buf, r->ops->repost_len(r->dev, ctx));
+	if (virtqueue_add_inbuf_ctx(vq, &sg, 1, buf, ctx, GFP_ATOMIC))
+		put_page(virt_to_head_page(buf));
+	else
+		r->q[q].reposted = true;
+}
+
+static unsigned int vnet_rxr_num_bufs(const struct vnet_rxr *r,
+				      const void *buf)
+{
+	const struct virtio_net_hdr_mrg_rxbuf *hdr = buf;
+
+	if (!r->cfg.mergeable)
+		return 1;
+	return __virtio16_to_cpu(r->cfg.little_endian, hdr->num_buffers);
+}
+
+/* Repost a frame's buffers in place: the first one and the rest of a
+ * mergeable frame.
+ */
+static void vnet_rxr_repost_all(struct vnet_rxr *r, struct virtqueue *vq,
+				unsigned int q, void *buf, void *ctx)
+{
+	unsigned int n = vnet_rxr_num_bufs(r, buf), len;
+
+	vnet_rxr_repost(r, vq, q, buf, ctx);
+	while (n-- > 1) {
+		buf = virtqueue_get_buf_ctx(vq, &len, &ctx);
+		if (!buf)
+			break;
+		vnet_rxr_repost(r, vq, q, buf, ctx);
+	}
+}
+
+/* A frame that is not a priority flow's gives its buffers back. */
+static void vnet_rxr_recycle(struct vnet_rxr *r, struct virtqueue *vq,
+			     unsigned int q, void *buf, void *ctx)
+{
+	vnet_rxr_repost_all(r, vq, q, buf, ctx);
+	vnet_rxr_count(r, q, VNET_RXR_Q_RECYCLED, 1);
+	rxr_dev_count(r->dev, RXR_STAT_RECYCLED, 1);
+}
+
+/**
+ * vnet_rxr_fill() - post pool pages on the reserve queue
+ * @r: the helper
+ * @vq: the reserve queue's virtqueue
+ * @q: its index
+ *
+ * Posts at most %VNET_RXR_RING_MAX buffers, so that the pools keep pages
+ * to replace buffers with.  Allocates nothing: a ring without free pool
+ * pages stays short until pages come back, and never waits on the
+ * driver's refill work.
+ *
+ * Context: NAPI, or process context with the queue's NAPI disabled.
+ * Return: true: the caller has nothing to retry.
+ */
+bool vnet_rxr_fill(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
+{
+	unsigned int size = virtqueue_get_vring_size(vq);
+	struct page *page;
+
+	while (vq->num_free && size - vq->num_free < VNET_RXR_RING_MAX) {
+		page = rxr_queue_page(r->dev);
+		if (!page)
+			break;
+		if (vnet_rxr_post(r, vq, page)) {
+			put_page(page);
+			break;
+		}
+	}
+	if (rxr_active() && vq->num_free == size)
+		vnet_rxr_count(r, q, VNET_RXR_Q_EMPTY, 1);
+	return true;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_fill);
+
+/**
+ * vnet_rxr_lend() - post a lent pool page where the driver's refill failed
+ * @r: the helper, or NULL
+ * @vq: a regular queue's virtqueue
+ * @q: its index
+ *
+ * Counts the failed allocation, which starts emergency mode, and posts a
+ * page lent from a priority flow's pool.
+ *
+ * Context: NAPI, or process context with the queue's NAPI disabled.
+ * Return: 0 if a page was posted, else -ENOMEM.
+ */
+int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
+{
+	struct rxr_pool *tag;
+	struct page *page;
+
+	if (!r || !r->started)
+		return -ENOMEM;
+	rxr_rx_alloc_failed(r->dev);
+	if (!r->cfg.mode_ok) {
+		vnet_rxr_refuse(r);
+		return -ENOMEM;
+	}
+	page = rxr_lend_page(r->dev, &tag);
+	if (!page)
+		return -ENOMEM;
+	/* The page carries its pool (rxr_page_pool()); no need to hold it. */
+	rxr_pool_put(tag);
+	if (vnet_rxr_post(r, vq, page)) {
+		put_page(page);
+		return -ENOMEM;
+	}
+	vnet_rxr_count(r, q, VNET_RXR_Q_LENT, 1);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_lend);
+
+/* A priority frame in pool pages on the reserve queue: replace its
+ * buffers from the pools first, then build the skb around the pages.
+ */
+static void vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
+			struct napi_struct *napi, unsigned int q, void *buf,
+			unsigned int len, void *ctx)
+{
+	struct page *repl[MAX_SKB_FRAGS + 1];
+	struct virtio_net_hdr_mrg_rxbuf *hdr = buf;
+	unsigned int n = vnet_rxr_num_bufs(r, buf), i, got = 0, blen;
+	struct net_device *dev = r->dev;
+	struct sk_buff *skb = NULL;
+	struct page *page;
+	void *b, *c;
+
+	if (n < 1 || n > ARRAY_SIZE(repl))
+		goto drop;
+	for (got = 0; got < n; got++) {
+		repl[got] = rxr_queue_page(dev);
+		if (!repl[got])
+			goto drop;
+	}
+	page = virt_to_head_page(buf);
+	skb = napi_build_skb(page_address(page), PAGE_SIZE);
+	if (!skb)
+		goto drop;
+	skb_reserve(skb, r->cfg.buf_offset + r->cfg.hdr_len);
+	skb_put(skb, len - r->cfg.hdr_len);
+	for (i = 1; i < n; i++) {
+		b = virtqueue_get_buf_ctx(vq, &blen, &c);
+		if (!b) {
+			DEV_STATS_INC(dev, rx_length_errors);
+			goto free;
+		}
+		page = virt_to_head_page(b);
+		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+				b - page_address(page), blen,
+				rxr_page_pool(page) ? PAGE_SIZE :
+				r->ops->repost_len(dev, c));
+	}
+	for (i = 0; i < got; i++)
+		if (vnet_rxr_post(r, vq, repl[i]))
+			put_page(repl[i]);
+	r->q[q].reposted = true;
+	got = 0;
+
+	if (virtio_net_hdr_to_skb(skb, &hdr->hdr, r->cfg.little_endian)) {
+		DEV_STATS_INC(dev, rx_frame_errors);
+		goto free;
+	}
+	if (hdr->hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_record_rx_queue(skb, q);
+	skb->protocol = eth_type_trans(skb, dev);
+	vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
+	rxr_dev_count(dev, RXR_STAT_STEERED, 1);
+	napi_gro_receive(napi, skb);
+	return;
+
+free:
+	/* The skb owns the pages it holds: freeing it gives them back. */
+	dev_kfree_skb_any(skb);
+	while (got--)
+		put_page(repl[got]);
+	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
+	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
+	return;
+drop:
+	while (got--)
+		put_page(repl[got]);
+	vnet_rxr_repost_all(r, vq, q, buf, ctx);
+	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
+	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
+}
+
+/**
+ * vnet_rxr_rx() - look at a received frame before the driver builds an skb
+ * @r: the helper
+ * @vq: the queue's virtqueue
+ * @napi: the queue's NAPI
+ * @q: the queue's index
+ * @buf: the frame's first buffer, from its virtio-net header
+ * @len: bytes in @buf, at least the header and an Ethernet header
+ * @ctx: the buffer's context
+ *
+ * On the reserve queue, priority frames in pool pages go up here and
+ * other frames' buffers are reposted.  On a regular queue, a lent page
+ * carries its owner's frames only, and in emergency mode only priority
+ * frames keep their buffers; the rest are reposted in place.
+ *
+ * Context: NAPI, while rxr_active().
+ * Return: true if the frame was consumed; false: the driver receives it.
+ */
+bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
+		 struct napi_struct *napi, unsigned int q, void *buf,
+		 unsigned int len, void *ctx)
+{
+	const struct rxr_pool *tag = rxr_page_pool(virt_to_head_page(buf));
+	unsigned int hlen = r->cfg.hdr_len;
+	struct net_device *dev = r->dev;
+	struct rxr_flow *flow;
+
+	if (q >= r->max_nq || !r->started || !r->cfg.mode_ok)
+		return false;
+	vnet_rxr_count(r, q, VNET_RXR_Q_PACKETS, 1);
+	flow = rxr_classify(dev, buf + hlen, len - hlen);
+	if (flow)
+		vnet_rxr_count(r, q, VNET_RXR_Q_PRIORITY, 1);
+
+	if (q == READ_ONCE(r->reserve_q)) {
+		if (!flow) {
+			vnet_rxr_recycle(r, vq, q, buf, ctx);
+			return true;
+		}
+		/* A buffer the driver posted before the queue was reserved. */
+		if (!tag)
+			return false;
+		vnet_rxr_up(r, vq, napi, q, buf, len, ctx);
+		return true;
+	}
+	if (tag && rxr_flow_owns(flow, tag)) {
+		rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+		return false;
+	}
+	if ((tag || !flow) && rxr_dev_emergency(dev)) {
+		vnet_rxr_recycle(r, vq, q, buf, ctx);
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_rx);
+
+/**
+ * vnet_rxr_poll_done() - end of a receive or refill pass on a queue
+ * @r: the helper, or NULL
+ * @vq: the queue's virtqueue
+ * @q: its index
+ * @was_empty: the ring had no buffer before this refill
+ *
+ * Kicks the device for buffers the helper reposted.  A device with
+ * software RSS (QEMU) parks a frame it redirects to an empty queue on the
+ * queue the frame came from, and only retries when the guest posts
+ * buffers on that source queue.  A reserve queue receives nothing else
+ * that would make it post, so when a regular queue that ran empty gets
+ * buffers again, the reserve queue is kicked too.
+ *
+ * Context: NAPI, or process context with the queue's NAPI disabled.
+ */
+void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
+			unsigned int q, bool was_empty)
+{
+	int rq;
+
+	if (!r || q >= r->max_nq)
+		return;
+	if (r->q[q].reposted) {
+		r->q[q].reposted = false;
+		if (virtqueue_kick_prepare(vq))
+			virtqueue_notify(vq);
+	}
+	rq = READ_ONCE(r->reserve_q);
+	if (was_empty && rq >= 0 && rq != q)
+		r->ops->kick(r->dev, rq);
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_poll_done);
+
+/**
+ * vnet_rxr_select_queue() - the TX queue of a priority flow's packet
+ * @r: the helper, or NULL
+ * @skb: the packet
+ *
+ * A priority flow steered to the reserve queue transmits on the reserve
+ * queue pair, so that a backend which steers by the transmit queue (the
+ * host's tun) delivers its replies to that pair's queue too.
+ *
+ * Return: the TX queue, or -1 to let the stack pick.
+ */
+int vnet_rxr_select_queue(struct vnet_rxr *r, struct sk_buff *skb)
+{
+	struct sock *sk = skb->sk;
+	int q;
+
+	if (!rxr_active() || !r || !sk || !sk_fullsock(sk))
+		return -1;
+	q = rxr_sk_tx_queue(r->dev, sk);
+	if (q < 0 || q >= r->dev->real_num_tx_queues)
+		return -1;
+	return q;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_select_queue);
+
+/* Control: ethtool */
+
+/**
+ * vnet_rxr_sset_count() - rx-reserve's ethtool strings
+ * @r: the helper, or NULL
+ * @sset: %ETH_SS_STATS or %ETH_SS_PRIV_FLAGS
+ * @nq: queue pairs the driver reports
+ *
+ * Return: how many strings rx-reserve adds to @sset.
+ */
+int vnet_rxr_sset_count(struct vnet_rxr *r, int sset, unsigned int nq)
+{
+	if (!r)
+		return 0;
+	if (sset == ETH_SS_PRIV_FLAGS)
+		return 1;
+	if (sset != ETH_SS_STATS)
+		return 0;
+	return rxr_ethtool_sset_count(r->dev) +
+	       ARRAY_SIZE(vnet_rxr_dev_names) +
+	       min(nq, r->max_nq) * VNET_RXR_Q_NUM;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_sset_count);
+
+/**
+ * vnet_rxr_get_strings() - rx-reserve's ethtool strings
+ * @r: the helper, or NULL
+ * @sset: %ETH_SS_STATS or %ETH_SS_PRIV_FLAGS
+ * @nq: queue pairs the driver reports
+ * @p: where to write; advanced
+ */
+void vnet_rxr_get_strings(struct vnet_rxr *r, u32 sset, unsigned int nq,
+			  u8 **p)
+{
+	unsigned int i, j;
+
+	if (!r)
+		return;
+	if (sset == ETH_SS_PRIV_FLAGS) {
+		ethtool_puts(p, RXR_PRIV_FLAG);
+		return;
+	}
+	if (sset != ETH_SS_STATS)
+		return;
+	rxr_ethtool_get_strings(r->dev, p);
+	for (i = 0; i < ARRAY_SIZE(vnet_rxr_dev_names); i++)
+		ethtool_puts(p, vnet_rxr_dev_names[i]);
+	for (i = 0; i < min(nq, r->max_nq); i++)
+		for (j = 0; j < VNET_RXR_Q_NUM; j++)
+			ethtool_sprintf(p, "rx%u_rxr_%s", i,
+					vnet_rxr_q_names[j]);
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_get_strings);
+
+/**
+ * vnet_rxr_get_stats() - rx-reserve's ethtool counters
+ * @r: the helper, or NULL
+ * @nq: queue pairs the driver reports
+ * @data: where to write; advanced
+ */
+void vnet_rxr_get_stats(struct vnet_rxr *r, unsigned int nq, u64 **data)
+{
+	unsigned int i, j, start;
+	struct vnet_rxr_q *vq;
+
+	if (!r)
+		return;
+	rxr_ethtool_get_stats(r->dev, data);
+	*(*data)++ = r->buckets;
+	*(*data)++ = atomic64_read(&r->refused);
+	for (i = 0; i < min(nq, r->max_nq); i++) {
+		vq = &r->q[i];
+		do {
+			start = u64_stats_fetch_begin(&vq->syncp);
+			for (j = 0; j < VNET_RXR_Q_NUM; j++)
+				(*data)[j] = u64_stats_read(&vq->stat[j]);
+		} while (u64_stats_fetch_retry(&vq->syncp, start));
+		*data += VNET_RXR_Q_NUM;
+	}
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_get_stats);
+
+/**
+ * vnet_rxr_get_priv_flags() - the rx-reserve private flag
+ * @r: the helper, or NULL
+ *
+ * Return: bit 0 set while rx-reserve is on.
+ */
+u32 vnet_rxr_get_priv_flags(struct vnet_rxr *r)
+{
+	return r && r->enabled ? 1 : 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_get_priv_flags);
+
+/**
+ * vnet_rxr_set_priv_flags() - turn rx-reserve on or off
+ * @r: the helper, or NULL
+ * @flags: bit 0: on
+ * @xdp: an XDP program is attached
+ *
+ * The flows stay registered: off, they lose the reserve queue and the
+ * fallback on this device; on again, they get them back.  Turning off
+ * fills the reserve queue with the driver's buffers before RSS spreads
+ * traffic over it again.
+ *
+ * Context: process context, RTNL held.
+ * Return: 0; -EOPNOTSUPP without the helper; -EBUSY to turn on with XDP.
+ */
+int vnet_rxr_set_priv_flags(struct vnet_rxr *r, u32 flags, bool xdp)
+{
+	bool on = flags & 1;
+	int old, err;
+
+	ASSERT_RTNL();
+	if (!r)
+		return flags ? -EOPNOTSUPP : 0;
+	if (on == r->enabled)
+		return 0;
+	if (on && xdp) {
+		netdev_info(r->dev,
+			    "rx-reserve: cannot turn on with an XDP program attached\n");
+		return -EBUSY;
+	}
+	r->enabled = on;
+	if (!r->started)
+		return 0;
+	err = rxr_dev_set_enabled(r->dev, on);
+	if (err) {
+		r->enabled = !on;
+		return err;
+	}
+	old = r->reserve_q;
+	WRITE_ONCE(r->reserve_q, on ? r->cfg_q : -1);
+	if (old == r->reserve_q)
+		return 0;
+	if (old >= 0)
+		r->ops->refill(r->dev, old);
+	else
+		schedule_delayed_work(&r->fill_work, 0);
+	if (r->cfg.rss)
+		r->ops->rss_commit(r->dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_set_priv_flags);
+
+/**
+ * vnet_rxr_check_xdp() - whether an XDP program may be attached
+ * @r: the helper, or NULL
+ * @extack: for the reason
+ *
+ * XDP programs see, keep and redirect receive buffers, which a pool
+ * page on the reserve queue or lent to a regular queue must not be, so
+ * XDP and rx-reserve exclude each other on a device.
+ *
+ * Return: 0, or -EBUSY while rx-reserve is on.
+ */
+int vnet_rxr_check_xdp(struct vnet_rxr *r, struct netlink_ext_ack *extack)
+{
+	if (!r || !r->enabled)
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "rx-reserve is on: turn the rx-reserve private flag off to attach XDP");
+	return -EBUSY;
+}
+EXPORT_SYMBOL_GPL(vnet_rxr_check_xdp);
+
+MODULE_DESCRIPTION("rx-reserve for virtio_net");
+MODULE_LICENSE("GPL");
