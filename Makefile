@@ -48,8 +48,12 @@ w1: kernel
 	@mk/w1.sh
 
 # The bench's own programs, run on the peer side.
-HOST_TOOLS := $(BUILD)/bin/flood
+HOST_TOOLS := $(BUILD)/bin/flood $(BUILD)/bin/rxr_sock
 host-tools: $(HOST_TOOLS)
+
+$(BUILD)/bin/rxr_sock: tools/testing/selftests/drivers/net/rx_reserve/rxr_sock.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/bin/%: tests/bench/src/%.c
 	@mkdir -p $(dir $@)

@@ -53,12 +53,13 @@ enum {
 	VNET_RXR_Q_LENT,
 	VNET_RXR_Q_DROPPED,
 	VNET_RXR_Q_EMPTY,
+	VNET_RXR_Q_LENT_OTHER,
 	VNET_RXR_Q_NUM,
 };
 
 static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "recycled", "lent", "dropped",
-	"empty",
+	"empty", "lent_other",
 };
 
 static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -76,16 +77,6 @@ struct vnet_rxr_q {
 	struct u64_stats_sync syncp;
 	u64_stats_t stat[VNET_RXR_Q_NUM];
 	bool reposted;
-};
-
-/**
- * struct vnet_rxr_rule - a priority flow's RSS bucket
- * @used: the core put a flow here
- * @t: the flow, as received
- */
-struct vnet_rxr_rule {
-	bool used;
-	struct rxr_tuple t;
 };
 
 /**
@@ -149,6 +140,8 @@ static void vnet_rxr_fill_work(struct work_struct *work)
 		return;
 	if (rxr_active())
 		r->ops->schedule(r->dev, q);
+	/* Also retries what the device parked on this queue, flows or not. */
+	r->ops->kick(r->dev, q);
 	schedule_delayed_work(&r->fill_work, VNET_RXR_FILL_INTERVAL);
 }
 
@@ -169,10 +162,8 @@ struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
 	unsigned int i;
 
 	r = kzalloc(struct_size(r, q, max_nq), GFP_KERNEL);
-	if (!r) {
-		netdev_warn(dev, "rx-reserve: no memory, running without it\n");
+	if (!r)
 		return NULL;
-	}
 	r->max_nq = max_nq;
 	r->dev = dev;
 	r->ops = ops;
@@ -378,6 +369,47 @@ VISIBLE_IF_KUNIT bool vnet_rxr_flow_hash(const u8 *key,
 EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_flow_hash);
 
 /**
+ * vnet_rxr_steer_table() - point priority flows' buckets at the reserve queue
+ * @table: an indirection table, changed in place
+ * @n: its entries, a power of two
+ * @rq: the reserve queue, the last one in use
+ * @key: the RSS key, 40 bytes
+ * @rule: the flows, by slot
+ * @nr: entries in @rule
+ * @types: the VIRTIO_NET_RSS_HASH_TYPE_* bits in force
+ *
+ * Buckets that @table points at @rq or beyond are spread over the regular
+ * queues, 0 to @rq - 1, as ethtool's default table spreads them; then the
+ * bucket of each flow points at @rq.
+ *
+ * Return: the number of buckets pointed at @rq.
+ */
+VISIBLE_IF_KUNIT unsigned int
+vnet_rxr_steer_table(__le16 *table, unsigned int n, int rq, const u8 *key,
+		     const struct vnet_rxr_rule *rule, unsigned int nr,
+		     u32 types)
+{
+	unsigned int i, buckets = 0;
+	u32 hash;
+
+	for (i = 0; i < n; i++)
+		if (le16_to_cpu(table[i]) >= rq)
+			table[i] = cpu_to_le16(ethtool_rxfh_indir_default(i,
+									  rq));
+	for (i = 0; i < nr; i++) {
+		if (!rule[i].used ||
+		    !vnet_rxr_flow_hash(key, &rule[i].t, types, &hash))
+			continue;
+		hash &= n - 1;
+		if (le16_to_cpu(table[hash]) != rq)
+			buckets++;
+		table[hash] = cpu_to_le16(rq);
+	}
+	return buckets;
+}
+EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_steer_table);
+
+/**
  * vnet_rxr_rss_apply() - the indirection table the device gets
  * @r: the helper, or NULL
  * @table: the administrator's table (or the default), changed in place
@@ -392,36 +424,21 @@ EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_flow_hash);
  */
 void vnet_rxr_rss_apply(struct vnet_rxr *r, __le16 *table, u32 hash_types)
 {
-	unsigned int i, n, buckets = 0;
 	int rq;
-	u32 hash;
 
 	ASSERT_RTNL();
 	if (!r)
 		return;
 	rq = READ_ONCE(r->reserve_q);
-	n = r->cfg.indir_size;
 	if (rq < 0 || !r->saved) {
 		r->buckets = 0;
 		return;
 	}
-	memcpy(r->saved, table, n * sizeof(*table));
+	memcpy(r->saved, table, r->cfg.indir_size * sizeof(*table));
 	r->applied = true;
-	for (i = 0; i < n; i++)
-		if (le16_to_cpu(table[i]) >= rq)
-			table[i] = cpu_to_le16(ethtool_rxfh_indir_default(i,
-									  rq));
-	for (i = 0; i < r->nslots; i++) {
-		if (!r->rule[i].used ||
-		    !vnet_rxr_flow_hash(r->cfg.key, &r->rule[i].t, hash_types,
-					&hash))
-			continue;
-		hash &= n - 1;
-		if (le16_to_cpu(table[hash]) != rq)
-			buckets++;
-		table[hash] = cpu_to_le16(rq);
-	}
-	r->buckets = buckets;
+	r->buckets = vnet_rxr_steer_table(table, r->cfg.indir_size, rq,
+					  r->cfg.key, r->rule, r->nslots,
+					  hash_types);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_rss_apply);
 
@@ -543,8 +560,8 @@ int vnet_rxr_set_rxnfc(struct vnet_rxr *r, const struct ethtool_rxnfc *info)
 			return err;
 		r->rule[loc].t = t;
 		r->rule[loc].used = true;
-		/* The flow's pool pages: post them now. */
-		mod_delayed_work(system_wq, &r->fill_work, 0);
+		/* Post the flow's pool pages before RSS sends it there. */
+		r->ops->refill(r->dev, r->cfg_q);
 	} else {
 		return -EOPNOTSUPP;
 	}
@@ -678,7 +695,8 @@ static void vnet_rxr_recycle(struct vnet_rxr *r, struct virtqueue *vq,
  */
 bool vnet_rxr_fill(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 {
-	unsigned int size = virtqueue_get_vring_size(vq);
+	unsigned int size = virtqueue_get_vring_size(vq), i;
+	bool was_empty = vq->num_free == size;
 	struct page *page;
 
 	while (vq->num_free && size - vq->num_free < VNET_RXR_RING_MAX) {
@@ -690,8 +708,15 @@ bool vnet_rxr_fill(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 			break;
 		}
 	}
-	if (rxr_active() && vq->num_free == size)
-		vnet_rxr_count(r, q, VNET_RXR_Q_EMPTY, 1);
+	if (vq->num_free == size) {
+		if (rxr_active())
+			vnet_rxr_count(r, q, VNET_RXR_Q_EMPTY, 1);
+	} else if (was_empty) {
+		/* Frames parked on other queues for want of ours: retry. */
+		for (i = 0; i < r->cfg.nq && i < r->max_nq; i++)
+			if (i != q)
+				r->ops->kick(r->dev, i);
+	}
 	return true;
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_fill);
@@ -862,6 +887,9 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		vnet_rxr_recycle(r, vq, q, buf, ctx);
 		return true;
 	}
+	/* Out of emergency mode, a page lent earlier carries anything. */
+	if (tag)
+		vnet_rxr_count(r, q, VNET_RXR_Q_LENT_OTHER, 1);
 	return false;
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_rx);
@@ -871,20 +899,23 @@ EXPORT_SYMBOL_GPL(vnet_rxr_rx);
  * @r: the helper, or NULL
  * @vq: the queue's virtqueue
  * @q: its index
- * @was_empty: the ring had no buffer before this refill
+ * @was_low: the ring was short of a quarter or more before this refill
  *
  * Kicks the device for buffers the helper reposted.  A device with
- * software RSS (QEMU) parks a frame it redirects to an empty queue on the
- * queue the frame came from, and only retries when the guest posts
- * buffers on that source queue.  A reserve queue receives nothing else
- * that would make it post, so when a regular queue that ran empty gets
- * buffers again, the reserve queue is kicked too.
+ * software RSS (QEMU) parks a frame it redirects to a queue short of
+ * buffers on the queue the frame came from, stops reading that queue's
+ * backend, and only retries when the guest kicks the source queue.  A
+ * reserve queue receives nothing else that would make it post, so when a
+ * regular queue that ran low gets buffers again, the other queues in use
+ * are kicked too, whether priority flows exist or not: a tap queue stalled
+ * that way would take down every flow the host hashes to it.
  *
  * Context: NAPI, or process context with the queue's NAPI disabled.
  */
 void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
-			unsigned int q, bool was_empty)
+			unsigned int q, bool was_low)
 {
+	unsigned int i;
 	int rq;
 
 	if (!r || q >= r->max_nq)
@@ -895,8 +926,11 @@ void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
 			virtqueue_notify(vq);
 	}
 	rq = READ_ONCE(r->reserve_q);
-	if (was_empty && rq >= 0 && rq != q)
-		r->ops->kick(r->dev, rq);
+	if (!was_low || rq < 0)
+		return;
+	for (i = 0; i < r->cfg.nq && i < r->max_nq; i++)
+		if (i != q)
+			r->ops->kick(r->dev, i);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_poll_done);
 

@@ -67,6 +67,16 @@ struct vnet_rxr_cfg {
 	bool little_endian;
 };
 
+/**
+ * struct vnet_rxr_rule - a priority flow's RSS bucket
+ * @used: the core put a flow here
+ * @t: the flow, as received
+ */
+struct vnet_rxr_rule {
+	bool used;
+	struct rxr_tuple t;
+};
+
 #if IS_ENABLED(CONFIG_RX_RESERVE)
 
 struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
@@ -88,7 +98,7 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		 struct napi_struct *napi, unsigned int q, void *buf,
 		 unsigned int len, void *ctx);
 void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
-			unsigned int q, bool was_empty);
+			unsigned int q, bool was_low);
 int vnet_rxr_select_queue(struct vnet_rxr *r, struct sk_buff *skb);
 
 int vnet_rxr_sset_count(struct vnet_rxr *r, int sset, unsigned int nq);
@@ -104,6 +114,10 @@ u32 vnet_rxr_toeplitz(const u8 *key, unsigned int key_size, const u8 *in,
 		      unsigned int len);
 bool vnet_rxr_flow_hash(const u8 *key, const struct rxr_tuple *t, u32 types,
 			u32 *hash);
+unsigned int vnet_rxr_steer_table(__le16 *table, unsigned int n, int rq,
+				  const u8 *key,
+				  const struct vnet_rxr_rule *rule,
+				  unsigned int nr, u32 types);
 #endif
 
 #else /* CONFIG_RX_RESERVE */
@@ -169,7 +183,7 @@ static inline bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 
 static inline void vnet_rxr_poll_done(struct vnet_rxr *r,
 				      struct virtqueue *vq, unsigned int q,
-				      bool was_empty) { }
+				      bool was_low) { }
 
 static inline int vnet_rxr_select_queue(struct vnet_rxr *r,
 					struct sk_buff *skb)

@@ -456,6 +456,19 @@ void __rxr_sk_update(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(__rxr_sk_update);
 
+/* TCP offers the peer a window of what the receive buffer may hold: keep
+ * it to half the flow's pool, or the frames the window lets in find no
+ * pool page on the reserve queue and are dropped.  The other half covers
+ * the buffers posted on the reserve queue.
+ */
+static void rxr_sk_fit_rcvbuf(struct sock *sk, const struct rxr_pool *pool)
+{
+	u64 lim = (u64)rxr_pool_size(pool) * PAGE_SIZE / 2;
+
+	WRITE_ONCE(sk->sk_rcvbuf, clamp_t(u64, lim, SOCK_MIN_RCVBUF, INT_MAX));
+	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+}
+
 static int rxr_sk_mark(struct sock *sk, u8 mark)
 {
 	struct rxr_flow *flow;
@@ -483,6 +496,8 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	sk->sk_rx_reserve = flow;
 	sock_set_flag(sk, SOCK_RX_RESERVE);
 	spin_unlock_bh(&rxr_lock);
+	if (flow->pool)
+		rxr_sk_fit_rcvbuf(sk, flow->pool);
 
 	__rxr_sk_update(sk);
 	return 0;

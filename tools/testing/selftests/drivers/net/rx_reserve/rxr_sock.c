@@ -27,11 +27,26 @@
  *   rxr_sock udpsink PORT
  *	bind a UDP socket with a 16 MiB receive buffer to PORT that never
  *	reads, until stdin closes.
+ *   rxr_sock tcpsink PORT
+ *	accept TCP connections on PORT and never read them, until stdin
+ *	closes: a bulk stream then stalls on the receive window.
+ *   rxr_sock xdp IFNAME on|off
+ *	attach an XDP program that passes every frame to IFNAME (driver
+ *	mode), or detach it; print the kernel's error and extack message.
+ *   rxr_sock say PORT TEXT
+ *	accept one connection on PORT, send TEXT and a newline, close, exit:
+ *	a request to the bench's peer.
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <poll.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -371,6 +386,160 @@ static int udpsink(int port)
 	return 0;
 }
 
+static int tcpsink(int port)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+	};
+	struct pollfd pfd[2];
+	int lsn, one = 1, zero = 0;
+	char buf[64];
+
+	lsn = socket(AF_INET6, SOCK_STREAM, 0);
+	if (lsn < 0 ||
+	    setsockopt(lsn, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    setsockopt(lsn, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(lsn, (struct sockaddr *)&sin6, sizeof(sin6)) ||
+	    listen(lsn, 16)) {
+		perror("tcpsink");
+		return 1;
+	}
+	printf("port %d\n", port);
+	fflush(stdout);
+	pfd[0].fd = 0;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = lsn;
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0)
+			continue;
+		if (pfd[0].revents) {
+			if (read(0, buf, sizeof(buf)) <= 0)
+				break;
+		}
+		/* Accepted connections stay open, unread, until exit. */
+		if (pfd[1].revents & POLLIN)
+			accept(lsn, NULL, NULL);
+	}
+	return 0;
+}
+
+static int xdp_set(const char *ifname, int on)
+{
+	struct bpf_insn prog[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char buf[64];
+	} req = {};
+	union bpf_attr attr = {};
+	char ans[4096], *msg = "";
+	struct rtattr *xdp, *a;
+	struct nlmsgerr *e;
+	int fd = -1, nl, one = 1, err;
+	struct nlattr *na;
+	ssize_t n;
+
+	if (on) {
+		attr.prog_type = BPF_PROG_TYPE_XDP;
+		attr.insns = (unsigned long)prog;
+		attr.insn_cnt = 2;
+		attr.license = (unsigned long)"GPL";
+		fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+		if (fd < 0) {
+			perror("xdp: BPF_PROG_LOAD");
+			return 1;
+		}
+	}
+	req.nh.nlmsg_len = NLMSG_LENGTH(sizeof(req.ifi));
+	req.nh.nlmsg_type = RTM_SETLINK;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.ifi.ifi_family = AF_UNSPEC;
+	req.ifi.ifi_index = if_nametoindex(ifname);
+	if (!req.ifi.ifi_index) {
+		perror("xdp: if_nametoindex");
+		return 1;
+	}
+	xdp = (struct rtattr *)((char *)&req + NLMSG_ALIGN(req.nh.nlmsg_len));
+	xdp->rta_type = IFLA_XDP | NLA_F_NESTED;
+	a = RTA_DATA(xdp);
+	a->rta_type = IFLA_XDP_FD;
+	a->rta_len = RTA_LENGTH(sizeof(int));
+	memcpy(RTA_DATA(a), &fd, sizeof(int));
+	a = (struct rtattr *)((char *)a + RTA_ALIGN(a->rta_len));
+	a->rta_type = IFLA_XDP_FLAGS;
+	a->rta_len = RTA_LENGTH(sizeof(__u32));
+	*(__u32 *)RTA_DATA(a) = XDP_FLAGS_DRV_MODE;
+	xdp->rta_len = RTA_LENGTH(2 * RTA_LENGTH(sizeof(__u32)));
+	req.nh.nlmsg_len = NLMSG_ALIGN(req.nh.nlmsg_len) + xdp->rta_len;
+
+	nl = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	if (nl < 0 ||
+	    setsockopt(nl, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    send(nl, &req, req.nh.nlmsg_len, 0) < 0) {
+		perror("xdp: netlink");
+		return 1;
+	}
+	n = recv(nl, ans, sizeof(ans), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(*e))) {
+		perror("xdp: netlink answer");
+		return 1;
+	}
+	e = NLMSG_DATA((struct nlmsghdr *)ans);
+	err = -e->error;
+	/* The extack message follows the request it answers. */
+	if (err && (((struct nlmsghdr *)ans)->nlmsg_flags & NLM_F_ACK_TLVS)) {
+		na = (struct nlattr *)((char *)e + sizeof(*e) +
+				       e->msg.nlmsg_len - NLMSG_HDRLEN);
+		while ((char *)na + NLA_HDRLEN <= ans + n && na->nla_len) {
+			if ((na->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
+				msg = (char *)na + NLA_HDRLEN;
+			na = (struct nlattr *)((char *)na +
+					       NLA_ALIGN(na->nla_len));
+		}
+	}
+	if (err) {
+		printf("xdp: %s: %s\n", strerror(err), msg);
+		return 1;
+	}
+	printf("xdp: %s\n", on ? "attached" : "detached");
+	return 0;
+}
+
+static int say(int port, const char *text)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+	};
+	int lsn, fd, one = 1, zero = 0;
+	size_t n = strlen(text);
+
+	lsn = socket(AF_INET6, SOCK_STREAM, 0);
+	if (lsn < 0 ||
+	    setsockopt(lsn, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    setsockopt(lsn, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
+	    bind(lsn, (struct sockaddr *)&sin6, sizeof(sin6)) ||
+	    listen(lsn, 1)) {
+		perror("say");
+		return 1;
+	}
+	fd = accept(lsn, NULL, NULL);
+	close(lsn);
+	if (fd < 0 || write(fd, text, n) != (ssize_t)n ||
+	    write(fd, "\n", 1) != 1) {
+		perror("say");
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
@@ -412,9 +581,16 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "udpsink"))
 		return udpsink(atoi(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "tcpsink"))
+		return tcpsink(atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "xdp"))
+		return xdp_set(argv[2], !strcmp(argv[3], "on"));
+	if (argc == 4 && !strcmp(argv[1], "say"))
+		return say(atoi(argv[2]), argv[3]);
 	fprintf(stderr,
 		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
 		"       serve PORT BYTES | recv [-n] ADDR PORT |\n"
-		"       flood ADDR PORT SECONDS SIZE | udpsink PORT\n");
+		"       flood ADDR PORT SECONDS SIZE | udpsink PORT |\n"
+		"       tcpsink PORT | xdp IFNAME on|off | say PORT TEXT\n");
 	return 2;
 }

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# flood-peer.sh [BYTES] [DATA_PORT] [CTL_PORT]: the peer of the guests'
+# flood tests, run by qemu-run.sh --peer inside the bench namespace.
+#
+#   - serves BYTES (default 16 MiB) of rxr_sock's pattern on
+#     192.0.2.1:DATA_PORT (default 7100) to every connection;
+#   - floods the guest on request: whenever the guest listens on
+#     192.0.2.2:CTL_PORT (default 7101) and answers "RATE SECONDS", it
+#     sends for SECONDS, all at once: UDP from 8 sockets, 64 to 1400 bytes,
+#     to port 9 (closed) and 5001 (open, not read), RATE packets/s in all
+#     (0: unpaced), and one TCP bulk stream into port 5002 (a plain
+#     socket that the guest does not read).
+#
+# It prints one "flood: ..." line per stream and request.  qemu-run.sh kills
+# it when the guest is done; it also gives up by itself after an hour.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${BUILD:-$top/build}/bin
+bytes=${1:-16777216}
+data_port=${2:-7100}
+ctl_port=${3:-7101}
+guest=192.0.2.2
+pids=()
+
+cleanup() { kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for t in rxr_sock flood; do
+	[ -x "$bin/$t" ] || { echo "flood-peer: no $bin/$t (make host-tools)"; exit 1; }
+done
+"$bin/rxr_sock" serve "$data_port" "$bytes" &
+pids+=($!)
+
+# One request: "RATE SECONDS", both decimal.
+request()
+{
+	local line
+
+	line=$(timeout 3 bash -c \
+		"exec 3<>/dev/tcp/$guest/$ctl_port && read -r l <&3 && echo \"\$l\"" \
+		2> /dev/null) || return 1
+	[[ $line =~ ^([0-9]+)\ ([0-9]+)$ ]] || return 1
+	rate=${BASH_REMATCH[1]} secs=${BASH_REMATCH[2]}
+	[ "$secs" -ge 1 ] && [ "$secs" -le 600 ]
+}
+
+end=$((SECONDS + 3600))
+while [ "$SECONDS" -lt "$end" ]; do
+	if ! request; then
+		sleep 0.2
+		continue
+	fi
+	pace=()
+	[ "$rate" -gt 0 ] && pace=(-r "$rate")
+	echo "flood-peer: request rate=$rate seconds=$secs"
+	"$bin/flood" -d "$guest" -p 9,5001 "${pace[@]}" -t "$secs" -n 8 \
+		-s 64:1400 &
+	udp=$!
+	"$bin/flood" -T -d "$guest" -p 5002 -t "$secs" &
+	tcp=$!
+	pids+=("$udp" "$tcp")
+	wait "$udp" "$tcp"
+done

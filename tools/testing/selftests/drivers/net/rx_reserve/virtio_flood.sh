@@ -1,0 +1,276 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A priority TCP connection (SO_RX_RESERVE) receives from the bench's peer
+# through virtio-net while the peer floods the same NIC (UDP to a closed
+# and an open, unread port, a TCP bulk stream into a plain socket) and
+# fail_page_alloc fails atomic page allocations.  With several queue pairs
+# and RSS, the flow's RSS bucket points at the reserve queue; with one
+# pair, the flow gets the software fallback.  All its data arrives, the
+# counters show where its packets came through, and the flood takes no
+# reserve buffer.
+#
+# The flood rate is calibrated first, as the control cell of the bench
+# does: the highest of RXR_FLOOD_RATES (packets/s) at which the same
+# transfer, with no memory pressure, takes at most twice its time without
+# the flood.  Last, the transfer runs under an unpaced flood and its
+# throughput is reported, with no bar.
+#
+# RXR_FLOOD_UNPACED_ONLY=1 runs only that last measurement, with an
+# ordinary socket where the kernel has no rx-reserve, so that vanilla and
+# patched kernels can be compared in one run.
+#
+# Needs tests/bench/flood-peer.sh on the peer (RXR_FLOOD_PEER set).
+
+source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
+
+BYTES=${RXR_FLOOD_BYTES:-16777216}
+RATES=${RXR_FLOOD_RATES:-50000 25000 12500 6250}
+DATA_PORT=7100
+CTL_PORT=7101
+FPA=/sys/kernel/debug/fail_page_alloc
+UNPACED_ONLY=${RXR_FLOOD_UNPACED_ONLY:-0}
+PIDS=""
+
+rxr_require_nic
+rxr_require_cmd ethtool timeout awk
+if [ -z "${RXR_FLOOD_PEER:-}" ]; then
+	echo "SKIP: no flood peer (RXR_FLOOD_PEER unset)"
+	exit "$ksft_skip"
+fi
+if [ "$(ethtool -i "$NIC" | awk '$1 == "driver:" { print $2 }')" != \
+     virtio_net ]; then
+	echo "SKIP: $NIC is not virtio-net"
+	exit "$ksft_skip"
+fi
+if [ "$UNPACED_ONLY" = 1 ] && [ ! -r "$RXR_PROC" ]; then
+	PRIO=-n
+	if [ ! -x "$RXR_SOCK" ]; then
+		echo "SKIP: $RXR_SOCK not built"
+		exit "$ksft_skip"
+	fi
+else
+	PRIO=""
+	rxr_require_reserve
+fi
+
+fpa_off()
+{
+	[ -w "$FPA/probability" ] && echo 0 > "$FPA/probability"
+}
+
+cleanup()
+{
+	fpa_off
+	hold_stop_all
+	# shellcheck disable=SC2086
+	kill $PIDS 2> /dev/null
+	rm -f /tmp/rxr_vflood.*
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# estat NAME: an ethtool -S counter of $NIC, 0 if absent.
+estat()
+{
+	ethtool -S "$NIC" |
+		awk -v k="$1:" '$1 == k { v = $2 } END { print v + 0 }'
+}
+
+# qsum STAT: a per-queue rx-reserve counter summed over the queues.
+qsum()
+{
+	ethtool -S "$NIC" | awk -v s="_rxr_$1:" '
+		$1 ~ /^rx[0-9]+_rxr_/ &&
+		substr($1, length($1) - length(s) + 1) == s { v += $2 }
+		END { print v + 0 }'
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# flood RATE SECONDS: ask the peer for a flood (RATE 0: unpaced) and wait
+# until it arrives.
+flood()
+{
+	local rx0
+
+	rx0=$(link_stat "$NIC" rx packets)
+	if ! timeout 10 "$RXR_SOCK" say "$CTL_PORT" "$1 $2"; then
+		echo "# the peer did not take the flood request"
+		return 1
+	fi
+	FLOOD_END=$(($(date +%s) + $2))
+	poll 50 test $(($(link_stat "$NIC" rx packets) - rx0)) -ge 500 ||
+		{ echo "# no flood arrived"; return 1; }
+}
+
+# flood_wait: until the last flood is over, plus a second to drain.
+flood_wait()
+{
+	local left=$((FLOOD_END - $(date +%s) + 1))
+
+	[ "$left" -gt 0 ] && sleep "$left"
+	return 0
+}
+
+# transfer LIMIT: receive the peer's data once; sets XFER_MS, XFER_BYTES,
+# XFER_OK (the pattern checked).
+transfer()
+{
+	local t0 out=/tmp/rxr_vflood.out
+
+	t0=$(now_ms)
+	# shellcheck disable=SC2086
+	timeout "$1" "$RXR_SOCK" recv $PRIO "$RXR_PEER4" "$DATA_PORT" > "$out"
+	XFER_MS=$(($(now_ms) - t0))
+	XFER_BYTES=$(kv bytes < "$out")
+	XFER_BYTES=${XFER_BYTES:-0}
+	grep -q "pattern ok" "$out" && XFER_OK=1 || XFER_OK=0
+}
+
+# Flood sinks: the open UDP port and the TCP bulk stream's socket, unread.
+hold_start udp "$RXR_SOCK" udpsink 5001
+hold_start tcp "$RXR_SOCK" tcpsink 5002
+poll 50 sh -c "netstat -ltn | grep -q ':5002 '"
+
+NQ=$(ethtool -l "$NIC" | awk '$1 == "Combined:" { v = $2 } END { print v }')
+echo "# $NIC: $NQ queue pairs in use, RXR_QUEUES=${RXR_QUEUES:-?}"
+
+transfer 60
+check_eq "transfer without flood: bytes" "$BYTES" "$XFER_BYTES"
+BASE_MS=$XFER_MS
+echo "# no flood: $BYTES bytes in $BASE_MS ms"
+
+unpaced()
+{
+	flood 0 20 || { RET=$ksft_fail; return; }
+	sleep 1
+	transfer 15
+	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
+	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
+	     "no flood $BASE_MS ms)"
+	echo "# RESULT unpaced_ms=$XFER_MS unpaced_bytes=$XFER_BYTES" \
+	     "base_ms=$BASE_MS prio=${PRIO:-yes}"
+	flood_wait
+	# No bar for the time; what arrived must be the pattern.
+	[ "$XFER_BYTES" -eq 0 ] || check_eq "unpaced: data intact" 1 "$XFER_OK"
+}
+
+if [ "$UNPACED_ONLY" = 1 ]; then
+	unpaced
+	exit "$RET"
+fi
+
+# Calibrate: the highest rate the guest carries without memory pressure.
+RATE=""
+for r in $RATES; do
+	flood "$r" 8 || break
+	sleep 1
+	transfer 60
+	flood_wait
+	echo "# rate $r pps: $XFER_BYTES bytes in $XFER_MS ms" \
+	     "($((XFER_MS * 100 / (BASE_MS > 0 ? BASE_MS : 1)))% of no flood)"
+	if [ "$XFER_BYTES" = "$BYTES" ] && [ "$XFER_MS" -le $((2 * BASE_MS)) ]
+	then
+		RATE=$r
+		break
+	fi
+done
+if [ -z "$RATE" ]; then
+	RATE=${RATES##* }
+	echo "# no rate carried within 2x; going on with $RATE pps"
+fi
+echo "# RESULT carried_rate=$RATE"
+
+# The priority transfer under the carried flood and page allocation
+# failures.
+declare -A before
+STATS="steered lent lent_delivered recycled dropped alloc_fail emergency"
+QSTATS="packets priority steered recycled lent dropped empty lent_other"
+for s in $STATS; do before[$s]=$(estat "rx_reserve_$s"); done
+for s in $QSTATS; do before[q$s]=$(qsum "$s"); done
+RQ=$((NQ - 1))
+for s in packets priority recycled steered; do
+	before[r$s]=$(estat "rx${RQ}_rxr_$s")
+done
+rx0=$(link_stat "$NIC" rx packets)
+
+flood "$RATE" 12 || exit "$ksft_fail"
+if [ -w "$FPA/probability" ]; then
+	echo 0 > "$FPA/min-order"
+	echo 1 > "$FPA/interval"
+	echo -1 > "$FPA/times"
+	echo 0 > "$FPA/verbose"
+	echo 10 > "$FPA/probability"
+else
+	echo "# no fail_page_alloc in debugfs: allocation failures not injected"
+fi
+transfer 90 &
+XPID=$!
+PIDS="$PIDS $XPID"
+# The flow as the core placed it, and the driver's rules, while it lives.
+# With several queue pairs, wait for it to reach its bucket.
+FLOW="" RULES=""
+for ((i = 0; i < 2000; i++)); do
+	line=$(grep "^flow $NIC .*remote $RXR_PEER4:$DATA_PORT" "$RXR_PROC")
+	if [ -n "$line" ]; then
+		FLOW=$line
+		RULES=$(ethtool -n "$NIC" 2> /dev/null)
+		[ "$NQ" -le 1 ] && break
+		[ "$(echo "$FLOW" | kv slot)" != -1 ] && break
+	fi
+	kill -0 "$XPID" 2> /dev/null || break
+	sleep 0.005
+done
+wait "$XPID"
+fpa_off
+# transfer ran in a subshell: read its result again.
+XFER_BYTES=$(kv bytes < /tmp/rxr_vflood.out)
+grep -q "pattern ok" /tmp/rxr_vflood.out && XFER_OK=1 || XFER_OK=0
+flood_wait
+
+echo "# flow: $FLOW"
+check_eq "flooded transfer: bytes" "$BYTES" "${XFER_BYTES:-0}"
+check_eq "flooded transfer: pattern" 1 "$XFER_OK"
+check_ge "flood packets received" 1000 \
+	$(($(link_stat "$NIC" rx packets) - rx0))
+
+declare -A d
+for s in $STATS; do d[$s]=$(($(estat "rx_reserve_$s") - before[$s])); done
+for s in $QSTATS; do d[q$s]=$(($(qsum "$s") - before[q$s])); done
+for s in packets priority recycled steered; do
+	d[r$s]=$(($(estat "rx${RQ}_rxr_$s") - before[r$s]))
+done
+echo "# rx_reserve deltas:" \
+     "$(for s in $STATS; do printf '%s=%s ' "$s" "${d[$s]}"; done)"
+echo "# per-queue sums:" \
+     "$(for s in $QSTATS; do printf '%s=%s ' "$s" "${d[q$s]}"; done)"
+ethtool -S "$NIC" | grep -E '_rxr_|rx_reserve_' | sed 's/^ */# /'
+
+slot=$(echo "$FLOW" | kv slot)
+if [ "$NQ" -gt 1 ] && grep -q "Direct to queue" <<< "$RULES"; then
+	check_ge "flow in an RSS bucket (slot)" 0 "${slot:--1}"
+	check_ok "its rule points at the reserve queue $RQ" \
+		grep -q "Direct to queue $RQ" <<< "$RULES"
+	check_ge "priority packets steered to the reserve queue" 1 \
+		"${d[rsteered]}"
+	echo "# RESULT reserve_queue=$RQ steered=${d[rsteered]}" \
+	     "priority_elsewhere=$((d[qpriority] - d[rpriority]))"
+	# Every other frame that reached the reserve queue went back to it.
+	check_eq "non-priority frames on the reserve queue all recycled" \
+		$((d[rpackets] - d[rpriority])) "${d[rrecycled]}"
+else
+	check_eq "flow in software (no slot)" -1 "${slot:-x}"
+	echo "# RESULT software fallback: lent=${d[lent]}" \
+	     "lent_delivered=${d[lent_delivered]} recycled=${d[recycled]}"
+fi
+if [ -w "$FPA/probability" ]; then
+	check_ge "injected allocation failures seen" 1 "${d[alloc_fail]}"
+	check_ge "emergency mode entered" 1 "${d[emergency]}"
+fi
+check_eq "lent pages that carried another frame up" 0 "${d[qlent_other]}"
+check_ok "emergency mode off by itself" \
+	poll 100 sh -c "grep '^dev $NIC ' $RXR_PROC | grep -q 'in_emergency 0'"
+
+unpaced
+exit "$RET"
