@@ -239,7 +239,11 @@ unpaced_compare()
 	vb=$(sed 's/.*unpaced_bytes=\([0-9]*\).*/\1/' <<< "$v")
 	vm=$(sed 's/.*unpaced_ms=\([0-9]*\).*/\1/' <<< "$v")
 	tap pass "selftests: unpaced flood, priority transfer, vanilla vs patched" \
-		"vanilla $vb bytes in $vm ms, patched $pb bytes in $pm ms; throughput ratio patched/vanilla $(awk -v a="$pb" -v b="$pm" -v c="$vb" -v d="$vm" 'BEGIN { x = c / (d ? d : 1); printf "%s", x > 0 ? sprintf("%.2f", (a / (b ? b : 1)) / x) : "inf (vanilla moved 0 bytes)" }')"
+		"vanilla $vb bytes in $vm ms, patched $pb bytes in $pm ms; throughput patched/vanilla: $(awk -v a="$pb" -v b="$pm" -v c="$vb" -v d="$vm" 'BEGIN {
+		x = c / (d ? d : 1); y = a / (b ? b : 1)
+		if (x > 0) printf "%.2f", y / x
+		else if (y > 0) printf "vanilla moved nothing"
+		else printf "neither moved any data" }')"
 }
 
 phase_upstream()

@@ -42,6 +42,14 @@
  */
 #define VNET_RXR_RING_MAX	64
 
+/* The private flags: RXR_PRIV_FLAG, and whether priority flows transmit
+ * on the reserve queue pair.
+ */
+#define VNET_RXR_PRIV_FLAG_TX	"rx-reserve-tx"
+#define VNET_RXR_FLAG_ON	BIT(0)
+#define VNET_RXR_FLAG_TX	BIT(1)
+#define VNET_RXR_PRIV_FLAGS	2
+
 /* How often the reserve queue is polled to take back its pool pages. */
 #define VNET_RXR_FILL_INTERVAL	(HZ / 20)
 
@@ -88,6 +96,7 @@ struct vnet_rxr_q {
  * @cfg_q: the reserve queue the configuration allows, or -1
  * @started: attached to the core
  * @enabled: the private flag
+ * @tx_steer: priority flows transmit on the reserve queue pair
  * @refused_logged: the refused buffer mode was logged
  * @applied: @saved holds the table vnet_rxr_rss_apply() changed
  * @nslots: RSS buckets offered to the core
@@ -108,6 +117,7 @@ struct vnet_rxr {
 	int cfg_q;
 	bool started;
 	bool enabled;
+	bool tx_steer;
 	bool refused_logged;
 	bool applied;
 	unsigned int nslots;
@@ -170,6 +180,7 @@ struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
 	r->reserve_q = -1;
 	r->cfg_q = -1;
 	r->enabled = true;
+	r->tx_steer = true;
 	for (i = 0; i < max_nq; i++)
 		u64_stats_init(&r->q[i].syncp);
 	INIT_DELAYED_WORK(&r->fill_work, vnet_rxr_fill_work);
@@ -762,9 +773,9 @@ EXPORT_SYMBOL_GPL(vnet_rxr_lend);
 /* A priority frame in pool pages on the reserve queue: replace its
  * buffers from the pools first, then build the skb around the pages.
  */
-static void vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
-			struct napi_struct *napi, unsigned int q, void *buf,
-			unsigned int len, void *ctx)
+static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
+				struct napi_struct *napi, unsigned int q,
+				void *buf, unsigned int len, void *ctx)
 {
 	struct page *repl[MAX_SKB_FRAGS + 1];
 	struct virtio_net_hdr_mrg_rxbuf *hdr = buf;
@@ -812,11 +823,12 @@ static void vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
 	if (hdr->hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	skb_record_rx_queue(skb, q);
+	len = skb->len;
 	skb->protocol = eth_type_trans(skb, dev);
 	vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
 	rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 	napi_gro_receive(napi, skb);
-	return;
+	return len;
 
 free:
 	/* The skb owns the pages it holds: freeing it gives them back. */
@@ -825,13 +837,14 @@ free:
 		put_page(repl[got]);
 	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
 	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
-	return;
+	return 0;
 drop:
 	while (got--)
 		put_page(repl[got]);
 	vnet_rxr_repost_all(r, vq, q, buf, ctx);
 	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
 	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
+	return 0;
 }
 
 /**
@@ -843,6 +856,8 @@ drop:
  * @buf: the frame's first buffer, from its virtio-net header
  * @len: bytes in @buf, at least the header and an Ethernet header
  * @ctx: the buffer's context
+ * @bytes: set to the bytes of a frame that went up here, 0 for a frame
+ *	dropped or recycled
  *
  * On the reserve queue, priority frames in pool pages go up here and
  * other frames' buffers are reposted.  On a regular queue, a lent page
@@ -854,13 +869,14 @@ drop:
  */
 bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		 struct napi_struct *napi, unsigned int q, void *buf,
-		 unsigned int len, void *ctx)
+		 unsigned int len, void *ctx, unsigned int *bytes)
 {
 	const struct rxr_pool *tag = rxr_page_pool(virt_to_head_page(buf));
 	unsigned int hlen = r->cfg.hdr_len;
 	struct net_device *dev = r->dev;
 	struct rxr_flow *flow;
 
+	*bytes = 0;
 	if (q >= r->max_nq || !r->started || !r->cfg.mode_ok)
 		return false;
 	vnet_rxr_count(r, q, VNET_RXR_Q_PACKETS, 1);
@@ -876,7 +892,7 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		/* A buffer the driver posted before the queue was reserved. */
 		if (!tag)
 			return false;
-		vnet_rxr_up(r, vq, napi, q, buf, len, ctx);
+		*bytes = vnet_rxr_up(r, vq, napi, q, buf, len, ctx);
 		return true;
 	}
 	if (tag && rxr_flow_owns(flow, tag)) {
@@ -950,7 +966,8 @@ int vnet_rxr_select_queue(struct vnet_rxr *r, struct sk_buff *skb)
 	struct sock *sk = skb->sk;
 	int q;
 
-	if (!rxr_active() || !r || !sk || !sk_fullsock(sk))
+	if (!rxr_active() || !r || !READ_ONCE(r->tx_steer) || !sk ||
+	    !sk_fullsock(sk))
 		return -1;
 	q = rxr_sk_tx_queue(r->dev, sk);
 	if (q < 0 || q >= r->dev->real_num_tx_queues)
@@ -974,7 +991,7 @@ int vnet_rxr_sset_count(struct vnet_rxr *r, int sset, unsigned int nq)
 	if (!r)
 		return 0;
 	if (sset == ETH_SS_PRIV_FLAGS)
-		return 1;
+		return VNET_RXR_PRIV_FLAGS;
 	if (sset != ETH_SS_STATS)
 		return 0;
 	return rxr_ethtool_sset_count(r->dev) +
@@ -999,6 +1016,7 @@ void vnet_rxr_get_strings(struct vnet_rxr *r, u32 sset, unsigned int nq,
 		return;
 	if (sset == ETH_SS_PRIV_FLAGS) {
 		ethtool_puts(p, RXR_PRIV_FLAG);
+		ethtool_puts(p, VNET_RXR_PRIV_FLAG_TX);
 		return;
 	}
 	if (sset != ETH_SS_STATS)
@@ -1042,21 +1060,25 @@ void vnet_rxr_get_stats(struct vnet_rxr *r, unsigned int nq, u64 **data)
 EXPORT_SYMBOL_GPL(vnet_rxr_get_stats);
 
 /**
- * vnet_rxr_get_priv_flags() - the rx-reserve private flag
+ * vnet_rxr_get_priv_flags() - the rx-reserve private flags
  * @r: the helper, or NULL
  *
- * Return: bit 0 set while rx-reserve is on.
+ * Return: bit 0 set while rx-reserve is on, bit 1 while priority flows
+ * transmit on the reserve queue pair.
  */
 u32 vnet_rxr_get_priv_flags(struct vnet_rxr *r)
 {
-	return r && r->enabled ? 1 : 0;
+	if (!r)
+		return 0;
+	return (r->enabled ? VNET_RXR_FLAG_ON : 0) |
+	       (READ_ONCE(r->tx_steer) ? VNET_RXR_FLAG_TX : 0);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_get_priv_flags);
 
 /**
  * vnet_rxr_set_priv_flags() - turn rx-reserve on or off
  * @r: the helper, or NULL
- * @flags: bit 0: on
+ * @flags: bit 0: on; bit 1: priority flows transmit on the reserve pair
  * @xdp: an XDP program is attached
  *
  * The flows stay registered: off, they lose the reserve queue and the
@@ -1069,12 +1091,13 @@ EXPORT_SYMBOL_GPL(vnet_rxr_get_priv_flags);
  */
 int vnet_rxr_set_priv_flags(struct vnet_rxr *r, u32 flags, bool xdp)
 {
-	bool on = flags & 1;
+	bool on = flags & VNET_RXR_FLAG_ON;
 	int old, err;
 
 	ASSERT_RTNL();
 	if (!r)
 		return flags ? -EOPNOTSUPP : 0;
+	WRITE_ONCE(r->tx_steer, flags & VNET_RXR_FLAG_TX);
 	if (on == r->enabled)
 		return 0;
 	if (on && xdp) {

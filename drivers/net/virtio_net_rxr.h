@@ -96,7 +96,7 @@ bool vnet_rxr_fill(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q);
 int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q);
 bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		 struct napi_struct *napi, unsigned int q, void *buf,
-		 unsigned int len, void *ctx);
+		 unsigned int len, void *ctx, unsigned int *bytes);
 void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
 			unsigned int q, bool was_low);
 int vnet_rxr_select_queue(struct vnet_rxr *r, struct sk_buff *skb);
@@ -176,7 +176,8 @@ static inline int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq,
 
 static inline bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 			       struct napi_struct *napi, unsigned int q,
-			       void *buf, unsigned int len, void *ctx)
+			       void *buf, unsigned int len, void *ctx,
+			       unsigned int *bytes)
 {
 	return false;
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# flood-peer.sh [BYTES] [DATA_PORT] [CTL_PORT]: the peer of the guests'
-# flood tests, run by qemu-run.sh --peer inside the bench namespace.
+# flood-peer.sh [BYTES] [DATA_PORT] [CTL_PORT] [STATS_PORT]: the peer of the
+# guests' flood tests, run by qemu-run.sh --peer inside the bench namespace.
 #
 #   - serves BYTES (default 16 MiB) of rxr_sock's pattern on
 #     192.0.2.1:DATA_PORT (default 7100) to every connection;
@@ -11,7 +11,10 @@
 #     sends for SECONDS, all at once: UDP from 8 sockets, 64 to 1400 bytes,
 #     to port 9 (closed) and 5001 (open, not read), RATE packets/s in all
 #     (0: unpaced), and one TCP bulk stream into port 5002 (a plain
-#     socket that the guest does not read).
+#     socket that the guest does not read);
+#   - answers each connection to 192.0.2.1:STATS_PORT (default 7102) with
+#     the tap's per-queue transmit packet counts, "q0=N q1=N ...": the
+#     queues tun delivered to the guest on.
 #
 # It prints one "flood: ..." line per stream and request.  qemu-run.sh kills
 # it when the guest is done; it also gives up by itself after an hour.
@@ -22,6 +25,7 @@ bin=${BUILD:-$top/build}/bin
 bytes=${1:-16777216}
 data_port=${2:-7100}
 ctl_port=${3:-7101}
+stats_port=${4:-7102}
 guest=192.0.2.2
 pids=()
 
@@ -33,6 +37,33 @@ for t in rxr_sock flood; do
 	[ -x "$bin/$t" ] || { echo "flood-peer: no $bin/$t (make host-tools)"; exit 1; }
 done
 "$bin/rxr_sock" serve "$data_port" "$bytes" &
+pids+=($!)
+
+# The tap's per-queue transmit counters (the guest's receive side, one tap
+# queue per queue pair), one "qN=PACKETS ..." line per connection to
+# 192.0.2.1:STATS_PORT: which tap queue tun gave a flow.
+python3 - "$stats_port" <<'PY' &
+import re, socket, subprocess, sys
+
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("192.0.2.1", int(sys.argv[1])))
+srv.listen(4)
+while True:
+    conn, _ = srv.accept()
+    links = subprocess.run(["ip", "-o", "link", "show", "type", "tun"],
+                           capture_output=True, text=True).stdout
+    taps = re.findall(r"^\d+: ([^:@]+)", links, re.M)
+    out = ""
+    if taps:
+        out = subprocess.run(["tc", "-s", "class", "show", "dev", taps[0]],
+                             capture_output=True, text=True).stdout
+    pk = re.findall(r"class mq :([0-9a-f]+) root\s*\n\s*Sent \d+ bytes (\d+) pkt",
+                    out)
+    line = " ".join("q%d=%s" % (int(q, 16) - 1, n) for q, n in pk[:16])
+    conn.sendall((line + "\n").encode())
+    conn.close()
+PY
 pids+=($!)
 
 # One request: "RATE SECONDS", both decimal.

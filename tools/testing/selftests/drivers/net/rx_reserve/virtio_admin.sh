@@ -85,8 +85,16 @@ xfer()
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$DATA_PORT"
 check_ok "held priority flow registered" poll 50 flow_in any
 
-check_eq "private flag on by default" "rx-reserve: on" \
-	"$(ethtool --show-priv-flags "$NIC" | grep rx-reserve)"
+# priv_flag NAME: on or off.
+priv_flag()
+{
+	ethtool --show-priv-flags "$NIC" |
+		awk -F: -v f="$1" '{ gsub(/ /, "") } $1 == f { print $2 }'
+}
+
+check_eq "private flag rx-reserve on by default" on "$(priv_flag rx-reserve)"
+check_eq "private flag rx-reserve-tx on by default" on \
+	"$(priv_flag rx-reserve-tx)"
 
 if [ "$NQ0" -gt 1 ]; then
 	check_ok "flow in an RSS bucket" poll 50 flow_in hw

@@ -28,6 +28,7 @@ BYTES=${RXR_FLOOD_BYTES:-16777216}
 RATES=${RXR_FLOOD_RATES:-50000 25000 12500 6250}
 DATA_PORT=7100
 CTL_PORT=7101
+STATS_PORT=7102
 FPA=/sys/kernel/debug/fail_page_alloc
 UNPACED_ONLY=${RXR_FLOOD_UNPACED_ONLY:-0}
 PIDS=""
@@ -136,10 +137,56 @@ poll 50 sh -c "netstat -ltn | grep -q ':5002 '"
 NQ=$(ethtool -l "$NIC" | awk '$1 == "Combined:" { v = $2 } END { print v }')
 echo "# $NIC: $NQ queue pairs in use, RXR_QUEUES=${RXR_QUEUES:-?}"
 
+# tapq: the host tap's per-queue packet counts toward the guest, from the
+# peer: "q0=N q1=N ...".
+tapq()
+{
+	local peer=/dev/tcp/$RXR_PEER4/$STATS_PORT
+
+	timeout 5 bash -c "exec 3<>$peer && cat <&3" 2> /dev/null
+}
+
+# tap_delta BEFORE AFTER Q: packets tap queue Q sent between the two;
+# Q "all": all queues.
+tap_delta()
+{
+	awk -v a="$1" -v b="$2" -v q="$3" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) {
+			split(x[i], u, "="); split(y[i], v, "=")
+			if (q == "all" || u[1] == "q" q)
+				d += v[2] - u[2]
+		}
+		print d + 0 }'
+}
+
+t0=$(tapq)
 transfer 60
+t1=$(tapq)
 check_eq "transfer without flood: bytes" "$BYTES" "$XFER_BYTES"
 BASE_MS=$XFER_MS
 echo "# no flood: $BYTES bytes in $BASE_MS ms"
+
+# Which tap queue did the host's tun deliver the flow on?  A priority flow
+# in a bucket transmits on the reserve queue pair, and tun steers a flow
+# to the queue it last came from.
+if [ -n "$t0" ] && [ -n "$t1" ] && [ "$UNPACED_ONLY" != 1 ]; then
+	RQ=$((NQ - 1))
+	all=$(tap_delta "$t0" "$t1" all)
+	onq=$(tap_delta "$t0" "$t1" "$RQ")
+	echo "# RESULT tun: priority transfer, $onq of $all tap packets on" \
+	     "tap queue $RQ"
+	if [ "$NQ" -gt 1 ]; then
+		check_ge "priority frames tun sent on tap queue $RQ (%)" \
+			90 $((onq * 100 / (all > 0 ? all : 1)))
+	fi
+	t0=$(tapq)
+	PRIO=-n transfer 60
+	t1=$(tapq)
+	echo "# RESULT tun: ordinary transfer, per tap queue:" \
+	     "$(for ((q = 0; q < NQ; q++)); do
+		printf 'q%d=%s ' "$q" "$(tap_delta "$t0" "$t1" "$q")"; done)"
+fi
 
 unpaced()
 {
@@ -182,8 +229,8 @@ if [ -z "$RATE" ]; then
 fi
 echo "# RESULT carried_rate=$RATE"
 
-# The priority transfer under the carried flood and page allocation
-# failures.
+# The priority transfer under the carried flood, with one atomic page
+# allocation in five failing from just before it until the flood ends.
 declare -A before
 STATS="steered lent lent_delivered recycled dropped alloc_fail emergency"
 QSTATS="packets priority steered recycled lent dropped empty lent_other"
@@ -201,7 +248,7 @@ if [ -w "$FPA/probability" ]; then
 	echo 1 > "$FPA/interval"
 	echo -1 > "$FPA/times"
 	echo 0 > "$FPA/verbose"
-	echo 10 > "$FPA/probability"
+	echo 20 > "$FPA/probability"
 else
 	echo "# no fail_page_alloc in debugfs: allocation failures not injected"
 fi
@@ -223,11 +270,12 @@ for ((i = 0; i < 2000; i++)); do
 	sleep 0.005
 done
 wait "$XPID"
-fpa_off
 # transfer ran in a subshell: read its result again.
 XFER_BYTES=$(kv bytes < /tmp/rxr_vflood.out)
 grep -q "pattern ok" /tmp/rxr_vflood.out && XFER_OK=1 || XFER_OK=0
+# Refills keep failing under the flood until it ends.
 flood_wait
+fpa_off
 
 echo "# flow: $FLOW"
 check_eq "flooded transfer: bytes" "$BYTES" "${XFER_BYTES:-0}"
