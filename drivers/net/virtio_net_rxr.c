@@ -915,21 +915,23 @@ EXPORT_SYMBOL_GPL(vnet_rxr_rx);
  * @r: the helper, or NULL
  * @vq: the queue's virtqueue
  * @q: its index
- * @was_low: the ring was short of a quarter or more before this refill
+ * @kick_others: the queue received frames, or its ring ran low (short of
+ *	a quarter or more) before this refill
  *
  * Kicks the device for buffers the helper reposted.  A device with
  * software RSS (QEMU) parks a frame it redirects to a queue short of
  * buffers on the queue the frame came from, stops reading that queue's
  * backend, and only retries when the guest kicks the source queue.  A
- * reserve queue receives nothing else that would make it post, so when a
- * regular queue that ran low gets buffers again, the other queues in use
- * are kicked too, whether priority flows exist or not: a tap queue stalled
- * that way would take down every flow the host hashes to it.
+ * reserve queue receives nothing else that would make it post, so after
+ * a regular queue received frames or was refilled from low, the other
+ * queues in use are kicked, whether priority flows exist or not: a tap
+ * queue stalled that way takes down every flow the host hashes to it, the
+ * priority flow's own first.
  *
  * Context: NAPI, or process context with the queue's NAPI disabled.
  */
 void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
-			unsigned int q, bool was_low)
+			unsigned int q, bool kick_others)
 {
 	unsigned int i;
 	int rq;
@@ -942,7 +944,7 @@ void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
 			virtqueue_notify(vq);
 	}
 	rq = READ_ONCE(r->reserve_q);
-	if (!was_low || rq < 0)
+	if (!kick_others || rq < 0)
 		return;
 	for (i = 0; i < r->cfg.nq && i < r->max_nq; i++)
 		if (i != q)

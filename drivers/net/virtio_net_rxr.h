@@ -98,7 +98,7 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		 struct napi_struct *napi, unsigned int q, void *buf,
 		 unsigned int len, void *ctx, unsigned int *bytes);
 void vnet_rxr_poll_done(struct vnet_rxr *r, struct virtqueue *vq,
-			unsigned int q, bool was_low);
+			unsigned int q, bool kick_others);
 int vnet_rxr_select_queue(struct vnet_rxr *r, struct sk_buff *skb);
 
 int vnet_rxr_sset_count(struct vnet_rxr *r, int sset, unsigned int nq);
@@ -184,7 +184,7 @@ static inline bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 
 static inline void vnet_rxr_poll_done(struct vnet_rxr *r,
 				      struct virtqueue *vq, unsigned int q,
-				      bool was_low) { }
+				      bool kick_others) { }
 
 static inline int vnet_rxr_select_queue(struct vnet_rxr *r,
 					struct sk_buff *skb)

@@ -190,9 +190,9 @@ fi
 
 unpaced()
 {
-	flood 0 20 || { RET=$ksft_fail; return; }
+	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
-	transfer 15
+	transfer 25
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
 	     "no flood $BASE_MS ms)"
