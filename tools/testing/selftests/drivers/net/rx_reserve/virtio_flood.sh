@@ -193,6 +193,7 @@ unpaced()
 	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
 	transfer 25
+	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < /tmp/rxr_vflood.out)"
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
 	     "no flood $BASE_MS ms)"
