@@ -221,14 +221,27 @@ for r in $RATES; do
 	if [ "$XFER_BYTES" = "$BYTES" ] && [ "$XFER_MS" -le $((2 * BASE_MS)) ]
 	then
 		RATE=$r
+		CAL_MS=$XFER_MS
 		break
 	fi
 done
 if [ -z "$RATE" ]; then
 	RATE=${RATES##* }
+	CAL_MS=$XFER_MS
 	echo "# no rate carried within 2x; going on with $RATE pps"
 fi
 echo "# RESULT carried_rate=$RATE"
+
+# The same flooded transfer with priority flows transmitting where the
+# stack puts them (private flag rx-reserve-tx off), for comparison only.
+if [ "$NQ" -gt 1 ] &&
+   ethtool --set-priv-flags "$NIC" rx-reserve-tx off 2> /dev/null; then
+	flood "$RATE" 8 && sleep 1 && transfer 60
+	ethtool --set-priv-flags "$NIC" rx-reserve-tx on
+	flood_wait
+	echo "# RESULT rx-reserve-tx off: $XFER_BYTES bytes in $XFER_MS ms" \
+	     "at $RATE pps (on: $CAL_MS ms)"
+fi
 
 # The priority transfer under the carried flood, with one atomic page
 # allocation in five failing from just before it until the flood ends.
@@ -265,7 +278,9 @@ for ((i = 0; i < 2000; i++)); do
 		FLOW=$line
 		RULES=$(ethtool -n "$NIC" 2> /dev/null)
 		[ "$NQ" -le 1 ] && break
-		[ "$(echo "$FLOW" | kv slot)" != -1 ] && break
+		# The slot shows before the driver's rule is in.
+		[ "$(echo "$FLOW" | kv slot)" != -1 ] &&
+			grep -q "Direct to queue" <<< "$RULES" && break
 	fi
 	kill -0 "$XPID" 2> /dev/null || break
 	sleep 0.005
