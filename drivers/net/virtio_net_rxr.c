@@ -29,7 +29,6 @@
 #include <kunit/visibility.h>
 #include <linux/virtio.h>
 #include <linux/virtio_net.h>
-#include <net/ipv6.h>
 #include <net/rx_reserve.h>
 
 #include "virtio_net_rxr.h"
@@ -470,69 +469,6 @@ void vnet_rxr_rss_restore(struct vnet_rxr *r, __le16 *table)
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_rss_restore);
 
-static int vnet_rxr_rule_from_fs(const struct ethtool_rx_flow_spec *fs,
-				 struct rxr_tuple *t)
-{
-	memset(t, 0, sizeof(*t));
-	switch (fs->flow_type) {
-	case TCP_V4_FLOW:
-		if (fs->m_u.tcp_ip4_spec.ip4src != htonl(0xffffffff) ||
-		    fs->m_u.tcp_ip4_spec.ip4dst != htonl(0xffffffff) ||
-		    fs->m_u.tcp_ip4_spec.psrc != htons(0xffff) ||
-		    fs->m_u.tcp_ip4_spec.pdst != htons(0xffff))
-			return -EINVAL;
-		t->family = AF_INET;
-		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4src, &t->saddr);
-		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4dst, &t->daddr);
-		t->sport = fs->h_u.tcp_ip4_spec.psrc;
-		t->dport = fs->h_u.tcp_ip4_spec.pdst;
-		return 0;
-	case TCP_V6_FLOW:
-		if (memchr_inv(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16) ||
-		    memchr_inv(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16) ||
-		    fs->m_u.tcp_ip6_spec.psrc != htons(0xffff) ||
-		    fs->m_u.tcp_ip6_spec.pdst != htons(0xffff))
-			return -EINVAL;
-		t->family = AF_INET6;
-		memcpy(&t->saddr, fs->h_u.tcp_ip6_spec.ip6src, 16);
-		memcpy(&t->daddr, fs->h_u.tcp_ip6_spec.ip6dst, 16);
-		t->sport = fs->h_u.tcp_ip6_spec.psrc;
-		t->dport = fs->h_u.tcp_ip6_spec.pdst;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-static void vnet_rxr_rule_to_fs(const struct rxr_tuple *t, u32 loc, int q,
-				struct ethtool_rx_flow_spec *fs)
-{
-	memset(fs, 0, sizeof(*fs));
-	fs->location = loc;
-	fs->ring_cookie = q;
-	if (t->family == AF_INET) {
-		fs->flow_type = TCP_V4_FLOW;
-		fs->h_u.tcp_ip4_spec.ip4src = t->saddr.s6_addr32[3];
-		fs->h_u.tcp_ip4_spec.ip4dst = t->daddr.s6_addr32[3];
-		fs->h_u.tcp_ip4_spec.psrc = t->sport;
-		fs->h_u.tcp_ip4_spec.pdst = t->dport;
-		fs->m_u.tcp_ip4_spec.ip4src = htonl(0xffffffff);
-		fs->m_u.tcp_ip4_spec.ip4dst = htonl(0xffffffff);
-		fs->m_u.tcp_ip4_spec.psrc = htons(0xffff);
-		fs->m_u.tcp_ip4_spec.pdst = htons(0xffff);
-	} else {
-		fs->flow_type = TCP_V6_FLOW;
-		memcpy(fs->h_u.tcp_ip6_spec.ip6src, &t->saddr, 16);
-		memcpy(fs->h_u.tcp_ip6_spec.ip6dst, &t->daddr, 16);
-		fs->h_u.tcp_ip6_spec.psrc = t->sport;
-		fs->h_u.tcp_ip6_spec.pdst = t->dport;
-		memset(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16);
-		memset(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16);
-		fs->m_u.tcp_ip6_spec.psrc = htons(0xffff);
-		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
-	}
-}
-
 /**
  * vnet_rxr_set_rxnfc() - the core puts a flow in a bucket or takes it out
  * @r: the helper, or NULL
@@ -566,7 +502,7 @@ int vnet_rxr_set_rxnfc(struct vnet_rxr *r, const struct ethtool_rxnfc *info)
 	} else if (info->cmd == ETHTOOL_SRXCLSRLINS) {
 		if (info->fs.ring_cookie != r->cfg_q)
 			return -EINVAL;
-		err = vnet_rxr_rule_from_fs(&info->fs, &t);
+		err = rxr_tuple_from_fs(&info->fs, &t);
 		if (err)
 			return err;
 		r->rule[loc].t = t;
@@ -609,7 +545,10 @@ int vnet_rxr_get_rxnfc(struct vnet_rxr *r, struct ethtool_rxnfc *info,
 		loc = info->fs.location;
 		if (!r || loc >= r->nslots || !r->rule[loc].used)
 			return -ENOENT;
-		vnet_rxr_rule_to_fs(&r->rule[loc].t, loc, r->cfg_q, &info->fs);
+		memset(&info->fs, 0, sizeof(info->fs));
+		rxr_tuple_to_fs(&r->rule[loc].t, &info->fs);
+		info->fs.location = loc;
+		info->fs.ring_cookie = r->cfg_q;
 		return 0;
 	case ETHTOOL_GRXCLSRLALL:
 		for (i = 0; r && i < r->nslots; i++) {

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include <net/rx_reserve_pool.h>
 
+struct ethtool_rx_flow_spec;
 struct ethtool_rxnfc;
 struct net_device;
 struct page;
@@ -124,6 +125,10 @@ bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
 struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag);
 bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag);
 int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk);
+void rxr_tuple_to_fs(const struct rxr_tuple *t,
+		     struct ethtool_rx_flow_spec *fs);
+int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
+		      struct rxr_tuple *t);
 void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
 void rxr_rx_alloc_failed(struct net_device *dev);
 int rxr_ethtool_sset_count(const struct net_device *dev);
@@ -227,6 +232,15 @@ static inline int rxr_sk_tx_queue(const struct net_device *dev,
 				  const struct sock *sk)
 {
 	return -1;
+}
+
+static inline void rxr_tuple_to_fs(const struct rxr_tuple *t,
+				   struct ethtool_rx_flow_spec *fs) { }
+
+static inline int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
+				    struct rxr_tuple *t)
+{
+	return -EOPNOTSUPP;
 }
 
 static inline void rxr_dev_count(struct net_device *dev,

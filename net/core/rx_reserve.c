@@ -624,14 +624,17 @@ EXPORT_SYMBOL_IF_KUNIT(rxr_nr_flows);
 
 /* Steering slots */
 
-static int rxr_rule_insert(struct net_device *dev, const struct rxr_tuple *t,
-			   u32 location, u32 queue)
+/**
+ * rxr_tuple_to_fs() - the exact-match ntuple rule of a flow
+ * @t: the flow, as received
+ * @fs: filled with a TCP over IPv4 or IPv6 rule matching all four fields;
+ *	its location and ring_cookie are the caller's
+ *
+ * The rule the core asks a driver's set_rxnfc() to insert.
+ */
+void rxr_tuple_to_fs(const struct rxr_tuple *t,
+		     struct ethtool_rx_flow_spec *fs)
 {
-	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
-	struct ethtool_rx_flow_spec *fs = &nfc.fs;
-
-	fs->location = location;
-	fs->ring_cookie = queue;
 	if (t->family == AF_INET) {
 		fs->flow_type = TCP_V4_FLOW;
 		fs->h_u.tcp_ip4_spec.ip4src = t->saddr.s6_addr32[3];
@@ -653,6 +656,62 @@ static int rxr_rule_insert(struct net_device *dev, const struct rxr_tuple *t,
 		fs->m_u.tcp_ip6_spec.psrc = htons(0xffff);
 		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
 	}
+}
+EXPORT_SYMBOL_GPL(rxr_tuple_to_fs);
+
+/**
+ * rxr_tuple_from_fs() - the flow of an exact-match ntuple rule
+ * @fs: a rule, as rxr_tuple_to_fs() makes them
+ * @t: filled with the flow
+ *
+ * For a driver that keeps the core's rules in a form of its own.
+ *
+ * Return: 0, or -EINVAL for a rule that is not TCP over IPv4 or IPv6
+ * with all four fields matched exactly.
+ */
+int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
+		      struct rxr_tuple *t)
+{
+	memset(t, 0, sizeof(*t));
+	switch (fs->flow_type) {
+	case TCP_V4_FLOW:
+		if (fs->m_u.tcp_ip4_spec.ip4src != htonl(0xffffffff) ||
+		    fs->m_u.tcp_ip4_spec.ip4dst != htonl(0xffffffff) ||
+		    fs->m_u.tcp_ip4_spec.psrc != htons(0xffff) ||
+		    fs->m_u.tcp_ip4_spec.pdst != htons(0xffff))
+			return -EINVAL;
+		t->family = AF_INET;
+		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4src, &t->saddr);
+		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4dst, &t->daddr);
+		t->sport = fs->h_u.tcp_ip4_spec.psrc;
+		t->dport = fs->h_u.tcp_ip4_spec.pdst;
+		return 0;
+	case TCP_V6_FLOW:
+		if (memchr_inv(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16) ||
+		    memchr_inv(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16) ||
+		    fs->m_u.tcp_ip6_spec.psrc != htons(0xffff) ||
+		    fs->m_u.tcp_ip6_spec.pdst != htons(0xffff))
+			return -EINVAL;
+		t->family = AF_INET6;
+		memcpy(&t->saddr, fs->h_u.tcp_ip6_spec.ip6src, 16);
+		memcpy(&t->daddr, fs->h_u.tcp_ip6_spec.ip6dst, 16);
+		t->sport = fs->h_u.tcp_ip6_spec.psrc;
+		t->dport = fs->h_u.tcp_ip6_spec.pdst;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_GPL(rxr_tuple_from_fs);
+
+static int rxr_rule_insert(struct net_device *dev, const struct rxr_tuple *t,
+			   u32 location, u32 queue)
+{
+	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
+
+	rxr_tuple_to_fs(t, &nfc.fs);
+	nfc.fs.location = location;
+	nfc.fs.ring_cookie = queue;
 	return dev->ethtool_ops->set_rxnfc(dev, &nfc);
 }
 
