@@ -25,20 +25,22 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/u64_stats_sync.h>
-#include <linux/unaligned.h>
 #include <kunit/visibility.h>
 #include <linux/virtio.h>
 #include <linux/virtio_net.h>
 #include <net/rx_reserve.h>
+#include <net/rx_reserve_rss.h>
 
 #include "virtio_net_rxr.h"
 
 /* Most RSS buckets the core may use as slots. */
-#define VNET_RXR_MAX_SLOTS	32
 
 /* Most buffers posted on the reserve queue: the rest of the pools' pages
  * replace buffers before their frames go up, and sit in socket queues.
  */
+/* The largest indirection table steered (virtio_net's own limit). */
+#define VNET_RXR_TABLE_MAX	128
+
 #define VNET_RXR_RING_MAX	64
 
 /* The private flags: RXR_PRIV_FLAG, and whether priority flows transmit
@@ -98,10 +100,9 @@ struct vnet_rxr_q {
  * @tx_steer: priority flows transmit on the reserve queue pair
  * @refused_logged: the refused buffer mode was logged
  * @applied: @saved holds the table vnet_rxr_rss_apply() changed
- * @nslots: RSS buckets offered to the core
+ * @rss: the RSS buckets offered to the core, and the flows in them
  * @buckets: buckets pointed at the reserve queue by the last commit
  * @refused: fallback requests refused for an unsupported buffer mode
- * @rule: the core's flows, by slot
  * @saved: the administrator's indirection table during a commit
  * @fill_work: polls the reserve queue, so that pool pages that came back
  *	are posted even when the queue received nothing
@@ -119,10 +120,9 @@ struct vnet_rxr {
 	bool tx_steer;
 	bool refused_logged;
 	bool applied;
-	unsigned int nslots;
 	unsigned int buckets;
 	atomic64_t refused;
-	struct vnet_rxr_rule rule[VNET_RXR_MAX_SLOTS];
+	struct rxr_rss rss;
 	__le16 *saved;
 	struct delayed_work fill_work;
 	unsigned int max_nq;
@@ -243,15 +243,17 @@ int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
 		vnet_rxr_refuse(r);
 	} else if (cfg->rss && r->saved && cfg->nq >= 2 &&
 		   is_power_of_2(cfg->indir_size) && cfg->indir_size >= 4 &&
+		   cfg->indir_size <= VNET_RXR_TABLE_MAX &&
 		   cfg->key_size >= 40) {
 		caps.reserve_queue = cfg->nq - 1;
-		caps.hw_slots = min(VNET_RXR_MAX_SLOTS, cfg->indir_size / 4);
+		rxr_rss_init(&r->rss, cfg->indir_size, caps.reserve_queue);
+		caps.hw_slots = r->rss.nslots;
 	}
-	memset(r->rule, 0, sizeof(r->rule));
+	if (caps.reserve_queue < 0)
+		rxr_rss_init(&r->rss, 0, 0);
 	err = rxr_dev_attach(r->dev, &caps);
 	if (err)
 		return err;
-	r->nslots = caps.hw_slots;
 	r->cfg_q = caps.reserve_queue;
 	r->started = true;
 	if (!r->enabled)
@@ -262,7 +264,7 @@ int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
 	if (r->cfg_q >= 0)
 		netdev_info(r->dev,
 			    "rx-reserve: RX queue %d is the reserve queue, %u RSS buckets for priority flows\n",
-			    r->cfg_q, r->nslots);
+			    r->cfg_q, r->rss.nslots);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_start);
@@ -283,8 +285,7 @@ void vnet_rxr_stop(struct vnet_rxr *r)
 	r->started = false;
 	cancel_delayed_work_sync(&r->fill_work);
 	rxr_dev_detach(r->dev);
-	memset(r->rule, 0, sizeof(r->rule));
-	r->nslots = 0;
+	rxr_rss_init(&r->rss, 0, 0);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_stop);
 
@@ -302,90 +303,31 @@ EXPORT_SYMBOL_GPL(vnet_rxr_reserve_queue);
 
 /* Steering: RSS buckets */
 
-/**
- * vnet_rxr_toeplitz() - the Toeplitz hash, as the virtio spec defines it
- * @key: the RSS key
- * @key_size: bytes at @key, at least @len + 4
- * @in: the input bytes
- * @len: bytes at @in
- *
- * Return: the 32-bit hash.
- */
-VISIBLE_IF_KUNIT u32 vnet_rxr_toeplitz(const u8 *key, unsigned int key_size,
-				       const u8 *in, unsigned int len)
+/* The virtio hash types in rx-reserve's terms. */
+static u32 vnet_rxr_rss_types(u32 types)
 {
-	u32 v, hash = 0;
-	unsigned int i, b;
+	u32 t = 0;
 
-	if (len + 4 > key_size)
-		return 0;
-	v = get_unaligned_be32(key);
-	for (i = 0; i < len; i++) {
-		for (b = 0; b < 8; b++) {
-			if (in[i] & (0x80 >> b))
-				hash ^= v;
-			v <<= 1;
-			if (key[i + 4] & (0x80 >> b))
-				v |= 1;
-		}
-	}
-	return hash;
+	if (types & VIRTIO_NET_RSS_HASH_TYPE_IPv4)
+		t |= RXR_RSS_IPV4;
+	if (types & VIRTIO_NET_RSS_HASH_TYPE_TCPv4)
+		t |= RXR_RSS_TCPV4;
+	if (types & (VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
+		     VIRTIO_NET_RSS_HASH_TYPE_IP_EX))
+		t |= RXR_RSS_IPV6;
+	if (types & (VIRTIO_NET_RSS_HASH_TYPE_TCPv6 |
+		     VIRTIO_NET_RSS_HASH_TYPE_TCP_EX))
+		t |= RXR_RSS_TCPV6;
+	return t;
 }
-EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_toeplitz);
-
-/**
- * vnet_rxr_flow_hash() - the RSS hash a device computes for a TCP flow
- * @key: the RSS key, 40 bytes
- * @t: the flow as received
- * @types: the VIRTIO_NET_RSS_HASH_TYPE_* bits in force
- * @hash: set to the hash
- *
- * Return: false if @types hash no field of the flow's packets.
- */
-VISIBLE_IF_KUNIT bool vnet_rxr_flow_hash(const u8 *key,
-					 const struct rxr_tuple *t, u32 types,
-					 u32 *hash)
-{
-	u8 in[36];
-	unsigned int alen, len;
-	bool ports;
-
-	if (t->family == AF_INET) {
-		ports = types & VIRTIO_NET_RSS_HASH_TYPE_TCPv4;
-		if (!ports && !(types & VIRTIO_NET_RSS_HASH_TYPE_IPv4))
-			return false;
-		alen = 4;
-		memcpy(in, &t->saddr.s6_addr32[3], 4);
-		memcpy(in + 4, &t->daddr.s6_addr32[3], 4);
-	} else {
-		ports = types & (VIRTIO_NET_RSS_HASH_TYPE_TCPv6 |
-				 VIRTIO_NET_RSS_HASH_TYPE_TCP_EX);
-		if (!ports && !(types & (VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
-					 VIRTIO_NET_RSS_HASH_TYPE_IP_EX)))
-			return false;
-		alen = 16;
-		memcpy(in, &t->saddr, 16);
-		memcpy(in + 16, &t->daddr, 16);
-	}
-	len = 2 * alen;
-	if (ports) {
-		memcpy(in + len, &t->sport, 2);
-		memcpy(in + len + 2, &t->dport, 2);
-		len += 4;
-	}
-	*hash = vnet_rxr_toeplitz(key, 40, in, len);
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_flow_hash);
 
 /**
  * vnet_rxr_steer_table() - point priority flows' buckets at the reserve queue
  * @table: an indirection table, changed in place
- * @n: its entries, a power of two
+ * @n: its entries, a power of two, at most %VNET_RXR_TABLE_MAX
  * @rq: the reserve queue, the last one in use
  * @key: the RSS key, 40 bytes
- * @rule: the flows, by slot
- * @nr: entries in @rule
+ * @rss: the flows in slots
  * @types: the VIRTIO_NET_RSS_HASH_TYPE_* bits in force
  *
  * Buckets that @table points at @rq or beyond are spread over the regular
@@ -396,25 +338,20 @@ EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_flow_hash);
  */
 VISIBLE_IF_KUNIT unsigned int
 vnet_rxr_steer_table(__le16 *table, unsigned int n, int rq, const u8 *key,
-		     const struct vnet_rxr_rule *rule, unsigned int nr,
-		     u32 types)
+		     const struct rxr_rss *rss, u32 types)
 {
-	unsigned int i, buckets = 0;
-	u32 hash;
+	DECLARE_BITMAP(map, VNET_RXR_TABLE_MAX);
+	unsigned int i, buckets;
 
+	if (n > VNET_RXR_TABLE_MAX || !is_power_of_2(n))
+		return 0;
 	for (i = 0; i < n; i++)
 		if (le16_to_cpu(table[i]) >= rq)
 			table[i] = cpu_to_le16(ethtool_rxfh_indir_default(i,
 									  rq));
-	for (i = 0; i < nr; i++) {
-		if (!rule[i].used ||
-		    !vnet_rxr_flow_hash(key, &rule[i].t, types, &hash))
-			continue;
-		hash &= n - 1;
-		if (le16_to_cpu(table[hash]) != rq)
-			buckets++;
-		table[hash] = cpu_to_le16(rq);
-	}
+	buckets = rxr_rss_buckets(rss, key, vnet_rxr_rss_types(types), n, map);
+	for_each_set_bit(i, map, n)
+		table[i] = cpu_to_le16(rq);
 	return buckets;
 }
 EXPORT_SYMBOL_IF_KUNIT(vnet_rxr_steer_table);
@@ -447,8 +384,7 @@ void vnet_rxr_rss_apply(struct vnet_rxr *r, __le16 *table, u32 hash_types)
 	memcpy(r->saved, table, r->cfg.indir_size * sizeof(*table));
 	r->applied = true;
 	r->buckets = vnet_rxr_steer_table(table, r->cfg.indir_size, rq,
-					  r->cfg.key, r->rule, r->nslots,
-					  hash_types);
+					  r->cfg.key, &r->rss, hash_types);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_rss_apply);
 
@@ -486,32 +422,17 @@ EXPORT_SYMBOL_GPL(vnet_rxr_rss_restore);
  */
 int vnet_rxr_set_rxnfc(struct vnet_rxr *r, const struct ethtool_rxnfc *info)
 {
-	u32 loc = info->fs.location;
-	struct rxr_tuple t;
 	int err;
 
 	ASSERT_RTNL();
 	if (!r || !r->started || r->cfg_q < 0)
 		return -EOPNOTSUPP;
-	if (loc >= r->nslots)
-		return -EINVAL;
-	if (info->cmd == ETHTOOL_SRXCLSRLDEL) {
-		if (!r->rule[loc].used)
-			return -ENOENT;
-		r->rule[loc].used = false;
-	} else if (info->cmd == ETHTOOL_SRXCLSRLINS) {
-		if (info->fs.ring_cookie != r->cfg_q)
-			return -EINVAL;
-		err = rxr_tuple_from_fs(&info->fs, &t);
-		if (err)
-			return err;
-		r->rule[loc].t = t;
-		r->rule[loc].used = true;
-		/* Post the flow's pool pages before RSS sends it there. */
+	err = rxr_rss_set_rule(&r->rss, info);
+	if (err)
+		return err;
+	/* Post the flow's pool pages before RSS sends it there. */
+	if (info->cmd == ETHTOOL_SRXCLSRLINS)
 		r->ops->refill(r->dev, r->cfg_q);
-	} else {
-		return -EOPNOTSUPP;
-	}
 	r->ops->rss_commit(r->dev);
 	return 0;
 }
@@ -530,40 +451,8 @@ EXPORT_SYMBOL_GPL(vnet_rxr_set_rxnfc);
 int vnet_rxr_get_rxnfc(struct vnet_rxr *r, struct ethtool_rxnfc *info,
 		       u32 *rule_locs)
 {
-	unsigned int i, n = 0;
-	u32 loc;
-
 	ASSERT_RTNL();
-	switch (info->cmd) {
-	case ETHTOOL_GRXCLSRLCNT:
-		for (i = 0; r && i < r->nslots; i++)
-			n += r->rule[i].used;
-		info->rule_cnt = n;
-		info->data = r ? r->nslots : 0;
-		return 0;
-	case ETHTOOL_GRXCLSRULE:
-		loc = info->fs.location;
-		if (!r || loc >= r->nslots || !r->rule[loc].used)
-			return -ENOENT;
-		memset(&info->fs, 0, sizeof(info->fs));
-		rxr_tuple_to_fs(&r->rule[loc].t, &info->fs);
-		info->fs.location = loc;
-		info->fs.ring_cookie = r->cfg_q;
-		return 0;
-	case ETHTOOL_GRXCLSRLALL:
-		for (i = 0; r && i < r->nslots; i++) {
-			if (!r->rule[i].used)
-				continue;
-			if (n == info->rule_cnt)
-				return -EMSGSIZE;
-			rule_locs[n++] = i;
-		}
-		info->rule_cnt = n;
-		info->data = r ? r->nslots : 0;
-		return 0;
-	default:
-		return -EOPNOTSUPP;
-	}
+	return rxr_rss_get_rule(r ? &r->rss : NULL, info, rule_locs);
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_get_rxnfc);
 

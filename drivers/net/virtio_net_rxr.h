@@ -67,16 +67,6 @@ struct vnet_rxr_cfg {
 	bool little_endian;
 };
 
-/**
- * struct vnet_rxr_rule - a priority flow's RSS bucket
- * @used: the core put a flow here
- * @t: the flow, as received
- */
-struct vnet_rxr_rule {
-	bool used;
-	struct rxr_tuple t;
-};
-
 #if IS_ENABLED(CONFIG_RX_RESERVE)
 
 struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
@@ -110,14 +100,10 @@ int vnet_rxr_set_priv_flags(struct vnet_rxr *r, u32 flags, bool xdp);
 int vnet_rxr_check_xdp(struct vnet_rxr *r, struct netlink_ext_ack *extack);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-u32 vnet_rxr_toeplitz(const u8 *key, unsigned int key_size, const u8 *in,
-		      unsigned int len);
-bool vnet_rxr_flow_hash(const u8 *key, const struct rxr_tuple *t, u32 types,
-			u32 *hash);
+struct rxr_rss;
 unsigned int vnet_rxr_steer_table(__le16 *table, unsigned int n, int rq,
-				  const u8 *key,
-				  const struct vnet_rxr_rule *rule,
-				  unsigned int nr, u32 types);
+				  const u8 *key, const struct rxr_rss *rss,
+				  u32 types);
 #endif
 
 #else /* CONFIG_RX_RESERVE */
