@@ -172,27 +172,31 @@ phase_kunit()
 	phase_end
 }
 
-# The project's kselftests, per NIC model: NIC [bench options] -- tests.
-# virtio-mq has 4 queue pairs on a multiqueue tap with RSS (the guest uses
-# 2, one per vCPU, the last one as rx-reserve's reserve queue); virtio has
-# one pair (software fallback alone).
+# The project's kselftests, per NIC model: NIC[:LABEL] [bench options] --
+# tests.  virtio-mq has 4 queue pairs on a multiqueue tap with RSS (the
+# guest uses 2, one per vCPU, the last one as rx-reserve's reserve queue);
+# virtio has one pair (software fallback alone).  e1000e uses RX queue 1
+# as the reserve queue; e1000e:msi runs it on MSI (e1000e.IntMode=1),
+# where queue 1 has no vector: the fallback alone.
 selftest_guests=(
 	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh"
 	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh"
-	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh"
+	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh"
+	"e1000e:msi --append e1000e.IntMode=1 -- e1000e_admin.sh e1000e_flood.sh"
 )
 
 iscsi_iqn=iqn.2026-12.org.example.rx-reserve:disk
 
 phase_selftests()
 {
-	local g nic opts tests t list rc peer
+	local g nic label opts tests t list rc peer
 
 	phase_start selftests
 	for g in "${selftest_guests[@]}"; do
-		nic=${g%% *}
-		opts=${g#"$nic"}; opts=${opts%% -- *}
+		label=${g%% *}
+		nic=${label%%:*}
+		opts=${g#"$label"}; opts=${opts%% -- *}
 		tests=${g#* -- }
 		list=""
 		for t in $tests; do
@@ -204,11 +208,11 @@ phase_selftests()
 			--peer "$top/tests/bench/iscsi-peer.sh 64"
 			--peer "$top/tests/bench/flood-peer.sh")
 		# shellcheck disable=SC2086
-		guest "selftests-$nic" --kernel patched --nic "$nic" $opts \
+		guest "selftests-$label" --kernel patched --nic "$nic" $opts \
 			"${peer[@]}" --timeout 600 -- \
 			"RXR_NBD_PORT=10809 RXR_ISCSI_IQN=$iscsi_iqn RXR_FLOOD_PEER=1 /rxr/ksft.sh$list"
 		rc=$?
-		guest_tap "selftests[$nic]: " "selftests-$nic" "$rc"
+		guest_tap "selftests[$label]: " "selftests-$label" "$rc"
 	done
 	unpaced_compare
 	phase_end

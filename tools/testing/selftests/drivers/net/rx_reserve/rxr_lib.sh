@@ -323,3 +323,206 @@ hold_stop_all()
 		hold_stop "$name"
 	done
 }
+
+# --- Driver tests against the bench's flood peer (tests/bench/flood-peer.sh)
+
+RXR_DATA_PORT=7100	# the peer serves RXR_FLOOD_BYTES of pattern here
+RXR_CTL_PORT=7101	# "RATE SECONDS": the peer floods the guest
+RXR_FPA=/sys/kernel/debug/fail_page_alloc
+RXR_FLOOD_BYTES=${RXR_FLOOD_BYTES:-16777216}
+
+# rxr_require_driver DRIVER: skip unless $NIC is driven by DRIVER and the
+# bench gave a flood peer.
+rxr_require_driver()
+{
+	if [ -z "${RXR_FLOOD_PEER:-}" ]; then
+		echo "SKIP: no flood peer (RXR_FLOOD_PEER unset)"
+		exit "$ksft_skip"
+	fi
+	if [ "$(ethtool -i "$NIC" | awk '$1 == "driver:" { print $2 }')" != \
+	     "$1" ]; then
+		echo "SKIP: $NIC is not $1"
+		exit "$ksft_skip"
+	fi
+}
+
+# estat NAME: an ethtool -S counter of $NIC, 0 if absent.
+estat()
+{
+	ethtool -S "$NIC" |
+		awk -v k="$1:" '$1 == k { v = $2 } END { print v + 0 }'
+}
+
+# qsum STAT: a per-queue rx-reserve counter (rxN_rxr_STAT) summed over the
+# queues.
+qsum()
+{
+	ethtool -S "$NIC" | awk -v s="_rxr_$1:" '
+		$1 ~ /^rx[0-9]+_rxr_/ &&
+		substr($1, length($1) - length(s) + 1) == s { v += $2 }
+		END { print v + 0 }'
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# flood RATE SECONDS: ask the peer for a flood (RATE 0: unpaced) and wait
+# until it arrives.  Sets FLOOD_END.
+flood()
+{
+	FLOOD_RX0=$(link_stat "$NIC" rx packets)
+	if ! timeout 10 "$RXR_SOCK" say "$RXR_CTL_PORT" "$1 $2"; then
+		echo "# the peer did not take the flood request"
+		return 1
+	fi
+	FLOOD_END=$(($(date +%s) + $2))
+	poll 50 flood_arrived || { echo "# no flood arrived"; return 1; }
+}
+
+flood_arrived()
+{
+	[ $(($(link_stat "$NIC" rx packets) - FLOOD_RX0)) -ge 500 ]
+}
+
+# flood_wait: until the last flood is over, plus a second to drain.
+flood_wait()
+{
+	local left=$((FLOOD_END - $(date +%s) + 1))
+
+	[ "$left" -gt 0 ] && sleep "$left"
+	return 0
+}
+
+# flood_sinks: the open UDP port and the TCP bulk stream's socket of the
+# flood, never read.
+flood_sinks()
+{
+	hold_start udp "$RXR_SOCK" udpsink 5001
+	hold_start tcp "$RXR_SOCK" tcpsink 5002
+	poll 50 sh -c "netstat -ltn | grep -q ':5002 '"
+}
+
+# transfer LIMIT: receive the peer's data once, as a priority flow unless
+# PRIO=-n; sets XFER_MS, XFER_BYTES and XFER_OK (the pattern checked).
+# The output stays in $XFER_OUT.
+XFER_OUT=/tmp/rxr_transfer.out
+transfer()
+{
+	local t0
+
+	t0=$(now_ms)
+	# shellcheck disable=SC2086
+	timeout "$1" "$RXR_SOCK" recv ${PRIO:-} "$RXR_PEER4" \
+		"$RXR_DATA_PORT" > "$XFER_OUT"
+	XFER_MS=$(($(now_ms) - t0))
+	transfer_result
+}
+
+# transfer_result: XFER_BYTES and XFER_OK from $XFER_OUT, for a transfer
+# that ran in the background.
+transfer_result()
+{
+	XFER_BYTES=$(kv bytes < "$XFER_OUT")
+	XFER_BYTES=${XFER_BYTES:-0}
+	grep -q "pattern ok" "$XFER_OUT" && XFER_OK=1 || XFER_OK=0
+}
+
+# calibrate BASE_MS RATE...: the highest RATE (packets/s, highest first)
+# at which the transfer, with no memory pressure, takes at most twice
+# BASE_MS, as the bench's control cell does; sets RATE and CAL_MS, or
+# the lowest rate if none is carried.
+calibrate()
+{
+	local base=$1 r
+
+	shift
+	RATE=""
+	for r in "$@"; do
+		flood "$r" 8 || break
+		sleep 1
+		transfer 60
+		flood_wait
+		echo "# rate $r pps: $XFER_BYTES bytes in $XFER_MS ms" \
+		     "($((XFER_MS * 100 / (base > 0 ? base : 1)))% of no flood)"
+		if [ "$XFER_BYTES" = "$RXR_FLOOD_BYTES" ] &&
+		   [ "$XFER_MS" -le $((2 * base)) ]; then
+			RATE=$r
+			CAL_MS=$XFER_MS
+			break
+		fi
+	done
+	if [ -z "$RATE" ]; then
+		RATE=${*: -1}
+		CAL_MS=$XFER_MS
+		echo "# no rate carried within 2x; going on with $RATE pps"
+	fi
+	echo "# RESULT carried_rate=$RATE"
+}
+
+# fpa_on PERCENT: fail that share of page allocations of any order, until
+# fpa_off; false without fail_page_alloc.
+fpa_on()
+{
+	if [ ! -w "$RXR_FPA/probability" ]; then
+		echo "# no fail_page_alloc in debugfs:" \
+		     "allocation failures not injected"
+		return 1
+	fi
+	echo 0 > "$RXR_FPA/min-order"
+	echo 1 > "$RXR_FPA/interval"
+	echo -1 > "$RXR_FPA/times"
+	echo 0 > "$RXR_FPA/verbose"
+	echo "$1" > "$RXR_FPA/probability"
+}
+
+fpa_off()
+{
+	[ -w "$RXR_FPA/probability" ] && echo 0 > "$RXR_FPA/probability"
+	return 0
+}
+
+# flow_line: the /proc line of the priority flow from the data port.
+flow_line()
+{
+	grep "^flow $NIC .*remote $RXR_PEER4:$RXR_DATA_PORT" "$RXR_PROC"
+}
+
+# flow_in hw|sw|any: the priority flow from the data port is registered,
+# in a device slot (hw), in software (sw) or either way (any).
+flow_in()
+{
+	local slot
+
+	slot=$(flow_line | kv slot)
+	[ -n "$slot" ] || return 1
+	if [ "$1" = any ]; then
+		return 0
+	elif [ "$1" = sw ]; then
+		[ "$slot" = -1 ]
+	else
+		[ "$slot" != -1 ]
+	fi
+}
+
+# priv_flag NAME: on or off.
+priv_flag()
+{
+	ethtool --show-priv-flags "$NIC" |
+		awk -F: -v f="$1" '{ gsub(/ /, "") } $1 == f { print $2 }'
+}
+
+# rxr_wait_link: until $NIC has carrier again (10 s at most) and the peer
+# answers a ping (another 10 s): a driver that resets the adapter takes
+# the link down, and address resolution started meanwhile fails the next
+# connect() with EHOSTUNREACH.
+rxr_wait_link()
+{
+	poll 100 grep -qx 1 "/sys/class/net/$NIC/carrier" || return 1
+	command -v ping > /dev/null || return 0
+	poll 10 ping -c 1 -W 1 "$RXR_PEER4" > /dev/null
+}
+
+# dmesg_has PATTERN: the kernel log has a line matching PATTERN.
+dmesg_has()
+{
+	dmesg | grep -q "$1"
+}

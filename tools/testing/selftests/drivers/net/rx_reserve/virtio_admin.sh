@@ -17,21 +17,13 @@
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
-BYTES=${RXR_FLOOD_BYTES:-16777216}
-DATA_PORT=7100
+BYTES=$RXR_FLOOD_BYTES
+DATA_PORT=$RXR_DATA_PORT
 
 rxr_require_nic
 rxr_require_reserve
 rxr_require_cmd ethtool timeout awk
-if [ -z "${RXR_FLOOD_PEER:-}" ]; then
-	echo "SKIP: no data peer (RXR_FLOOD_PEER unset)"
-	exit "$ksft_skip"
-fi
-if [ "$(ethtool -i "$NIC" | awk '$1 == "driver:" { print $2 }')" != \
-     virtio_net ]; then
-	echo "SKIP: $NIC is not virtio-net"
-	exit "$ksft_skip"
-fi
+rxr_require_driver virtio_net
 
 NQ0=$(ethtool -l "$NIC" | awk '$1 == "Combined:" { v = $2 } END { print v }')
 
@@ -47,30 +39,6 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-estat()
-{
-	ethtool -S "$NIC" |
-		awk -v k="$1:" '$1 == k { v = $2 } END { print v + 0 }'
-}
-
-# flow_in hw|sw|any: the held priority flow is registered, in an RSS
-# bucket (hw), in software (sw) or either way (any).
-flow_in()
-{
-	local slot
-
-	slot=$(grep "^flow $NIC .*remote $RXR_PEER4:$DATA_PORT" "$RXR_PROC" |
-	       kv slot)
-	[ -n "$slot" ] || return 1
-	if [ "$1" = any ]; then
-		return 0
-	elif [ "$1" = sw ]; then
-		[ "$slot" = -1 ]
-	else
-		[ "$slot" != -1 ]
-	fi
-}
-
 # xfer [-n]: one transfer from the peer; succeeds if all of it arrived.
 xfer()
 {
@@ -84,13 +52,6 @@ xfer()
 # its data, and the connection is held open until the end.
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$DATA_PORT"
 check_ok "held priority flow registered" poll 50 flow_in any
-
-# priv_flag NAME: on or off.
-priv_flag()
-{
-	ethtool --show-priv-flags "$NIC" |
-		awk -F: -v f="$1" '{ gsub(/ /, "") } $1 == f { print $2 }'
-}
 
 check_eq "private flag rx-reserve on by default" on "$(priv_flag rx-reserve)"
 check_eq "private flag rx-reserve-tx on by default" on \

@@ -24,26 +24,15 @@
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
-BYTES=${RXR_FLOOD_BYTES:-16777216}
+BYTES=$RXR_FLOOD_BYTES
 RATES=${RXR_FLOOD_RATES:-50000 25000 12500 6250}
-DATA_PORT=7100
-CTL_PORT=7101
 STATS_PORT=7102
-FPA=/sys/kernel/debug/fail_page_alloc
 UNPACED_ONLY=${RXR_FLOOD_UNPACED_ONLY:-0}
 PIDS=""
 
 rxr_require_nic
 rxr_require_cmd ethtool timeout awk
-if [ -z "${RXR_FLOOD_PEER:-}" ]; then
-	echo "SKIP: no flood peer (RXR_FLOOD_PEER unset)"
-	exit "$ksft_skip"
-fi
-if [ "$(ethtool -i "$NIC" | awk '$1 == "driver:" { print $2 }')" != \
-     virtio_net ]; then
-	echo "SKIP: $NIC is not virtio-net"
-	exit "$ksft_skip"
-fi
+rxr_require_driver virtio_net
 if [ "$UNPACED_ONLY" = 1 ] && [ ! -r "$RXR_PROC" ]; then
 	PRIO=-n
 	if [ ! -x "$RXR_SOCK" ]; then
@@ -55,84 +44,18 @@ else
 	rxr_require_reserve
 fi
 
-fpa_off()
-{
-	[ -w "$FPA/probability" ] && echo 0 > "$FPA/probability"
-}
-
 cleanup()
 {
 	fpa_off
 	hold_stop_all
 	# shellcheck disable=SC2086
 	kill $PIDS 2> /dev/null
-	rm -f /tmp/rxr_vflood.*
+	rm -f "$XFER_OUT"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# estat NAME: an ethtool -S counter of $NIC, 0 if absent.
-estat()
-{
-	ethtool -S "$NIC" |
-		awk -v k="$1:" '$1 == k { v = $2 } END { print v + 0 }'
-}
-
-# qsum STAT: a per-queue rx-reserve counter summed over the queues.
-qsum()
-{
-	ethtool -S "$NIC" | awk -v s="_rxr_$1:" '
-		$1 ~ /^rx[0-9]+_rxr_/ &&
-		substr($1, length($1) - length(s) + 1) == s { v += $2 }
-		END { print v + 0 }'
-}
-
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# flood RATE SECONDS: ask the peer for a flood (RATE 0: unpaced) and wait
-# until it arrives.
-flood()
-{
-	local rx0
-
-	rx0=$(link_stat "$NIC" rx packets)
-	if ! timeout 10 "$RXR_SOCK" say "$CTL_PORT" "$1 $2"; then
-		echo "# the peer did not take the flood request"
-		return 1
-	fi
-	FLOOD_END=$(($(date +%s) + $2))
-	poll 50 test $(($(link_stat "$NIC" rx packets) - rx0)) -ge 500 ||
-		{ echo "# no flood arrived"; return 1; }
-}
-
-# flood_wait: until the last flood is over, plus a second to drain.
-flood_wait()
-{
-	local left=$((FLOOD_END - $(date +%s) + 1))
-
-	[ "$left" -gt 0 ] && sleep "$left"
-	return 0
-}
-
-# transfer LIMIT: receive the peer's data once; sets XFER_MS, XFER_BYTES,
-# XFER_OK (the pattern checked).
-transfer()
-{
-	local t0 out=/tmp/rxr_vflood.out
-
-	t0=$(now_ms)
-	# shellcheck disable=SC2086
-	timeout "$1" "$RXR_SOCK" recv $PRIO "$RXR_PEER4" "$DATA_PORT" > "$out"
-	XFER_MS=$(($(now_ms) - t0))
-	XFER_BYTES=$(kv bytes < "$out")
-	XFER_BYTES=${XFER_BYTES:-0}
-	grep -q "pattern ok" "$out" && XFER_OK=1 || XFER_OK=0
-}
-
-# Flood sinks: the open UDP port and the TCP bulk stream's socket, unread.
-hold_start udp "$RXR_SOCK" udpsink 5001
-hold_start tcp "$RXR_SOCK" tcpsink 5002
-poll 50 sh -c "netstat -ltn | grep -q ':5002 '"
+flood_sinks
 
 NQ=$(ethtool -l "$NIC" | awk '$1 == "Combined:" { v = $2 } END { print v }')
 echo "# $NIC: $NQ queue pairs in use, RXR_QUEUES=${RXR_QUEUES:-?}"
@@ -193,7 +116,7 @@ unpaced()
 	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
 	transfer 25
-	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < /tmp/rxr_vflood.out)"
+	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < "$XFER_OUT")"
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
 	     "no flood $BASE_MS ms)"
@@ -209,28 +132,10 @@ if [ "$UNPACED_ONLY" = 1 ]; then
 	exit "$RET"
 fi
 
+
 # Calibrate: the highest rate the guest carries without memory pressure.
-RATE=""
-for r in $RATES; do
-	flood "$r" 8 || break
-	sleep 1
-	transfer 60
-	flood_wait
-	echo "# rate $r pps: $XFER_BYTES bytes in $XFER_MS ms" \
-	     "($((XFER_MS * 100 / (BASE_MS > 0 ? BASE_MS : 1)))% of no flood)"
-	if [ "$XFER_BYTES" = "$BYTES" ] && [ "$XFER_MS" -le $((2 * BASE_MS)) ]
-	then
-		RATE=$r
-		CAL_MS=$XFER_MS
-		break
-	fi
-done
-if [ -z "$RATE" ]; then
-	RATE=${RATES##* }
-	CAL_MS=$XFER_MS
-	echo "# no rate carried within 2x; going on with $RATE pps"
-fi
-echo "# RESULT carried_rate=$RATE"
+# shellcheck disable=SC2086
+calibrate "$BASE_MS" $RATES
 
 # The same flooded transfer with priority flows transmitting where the
 # stack puts them (private flag rx-reserve-tx off), for comparison only.
@@ -257,15 +162,7 @@ done
 rx0=$(link_stat "$NIC" rx packets)
 
 flood "$RATE" 12 || exit "$ksft_fail"
-if [ -w "$FPA/probability" ]; then
-	echo 0 > "$FPA/min-order"
-	echo 1 > "$FPA/interval"
-	echo -1 > "$FPA/times"
-	echo 0 > "$FPA/verbose"
-	echo 20 > "$FPA/probability"
-else
-	echo "# no fail_page_alloc in debugfs: allocation failures not injected"
-fi
+fpa_on 20 && FPA_ON=1
 transfer 90 &
 XPID=$!
 PIDS="$PIDS $XPID"
@@ -273,7 +170,7 @@ PIDS="$PIDS $XPID"
 # With several queue pairs, wait for it to reach its bucket.
 FLOW="" RULES=""
 for ((i = 0; i < 2000; i++)); do
-	line=$(grep "^flow $NIC .*remote $RXR_PEER4:$DATA_PORT" "$RXR_PROC")
+	line=$(flow_line)
 	if [ -n "$line" ]; then
 		FLOW=$line
 		RULES=$(ethtool -n "$NIC" 2> /dev/null)
@@ -287,8 +184,7 @@ for ((i = 0; i < 2000; i++)); do
 done
 wait "$XPID"
 # transfer ran in a subshell: read its result again.
-XFER_BYTES=$(kv bytes < /tmp/rxr_vflood.out)
-grep -q "pattern ok" /tmp/rxr_vflood.out && XFER_OK=1 || XFER_OK=0
+transfer_result
 # Refills keep failing under the flood until it ends.
 flood_wait
 fpa_off
@@ -340,7 +236,7 @@ else
 	echo "# RESULT software fallback: lent=${d[lent]}" \
 	     "lent_delivered=${d[lent_delivered]} recycled=${d[recycled]}"
 fi
-if [ -w "$FPA/probability" ]; then
+if [ -n "${FPA_ON:-}" ]; then
 	check_ge "injected allocation failures seen" 1 "${d[alloc_fail]}"
 	check_ge "emergency mode entered" 1 "${d[emergency]}"
 fi

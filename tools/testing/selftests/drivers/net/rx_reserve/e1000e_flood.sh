@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A priority TCP connection (SO_RX_RESERVE) receives from the bench's peer
+# through e1000e while the peer floods the same NIC (UDP to a closed and
+# an open, unread port, a TCP bulk stream into a plain socket) and
+# fail_page_alloc fails one page allocation in five.  With RX queue 1's
+# MSI-X vector, the flow's RETA bucket points at queue 1, the reserve
+# queue; without it (e1000e.IntMode=1, MSI), queue 0's software fallback
+# serves alone.  Either way all the data arrives, queue 0 never runs dry,
+# and the flood takes no reserve buffer; with queue 1, the flow's frames
+# came through it.
+#
+# The flood rate is calibrated first, as the bench's control cell does:
+# the highest of RXR_FLOOD_RATES (packets/s) at which the same transfer,
+# with no memory pressure, takes at most twice its time without the flood.
+#
+# Needs tests/bench/flood-peer.sh on the peer (RXR_FLOOD_PEER set).
+
+source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
+
+RATES=${RXR_FLOOD_RATES:-25000 12500 6250 3125}
+PIDS=""
+
+rxr_require_nic
+rxr_require_cmd ethtool timeout awk
+rxr_require_driver e1000e
+rxr_require_reserve
+
+cleanup()
+{
+	fpa_off
+	hold_stop_all
+	# shellcheck disable=SC2086
+	kill $PIDS 2> /dev/null
+	rm -f "$XFER_OUT"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+check_ok "link up" rxr_wait_link
+QUEUES=$(estat rx_reserve_queues)
+echo "# $NIC: rx-reserve serves $QUEUES RX queue(s)"
+if [ "$QUEUES" = 2 ]; then
+	check_ok "dmesg names the reserve queue" \
+		dmesg_has 'rx-reserve: RX queue 1 is the reserve queue'
+else
+	check_eq "without queue 1's vector: fallback alone" 1 "$QUEUES"
+	check_ok "dmesg says so" \
+		dmesg_has 'rx-reserve: no MSI-X vector for RX queue 1'
+	check_eq "dmesg says so once" 1 \
+		"$(dmesg | grep -c 'rx-reserve: no MSI-X vector')"
+fi
+grep "$NIC" /proc/interrupts | sed 's/^ */# /'
+
+flood_sinks
+
+transfer 60
+check_eq "transfer without flood: bytes" "$RXR_FLOOD_BYTES" "$XFER_BYTES"
+BASE_MS=$XFER_MS
+echo "# no flood: $XFER_BYTES bytes in $BASE_MS ms"
+
+# shellcheck disable=SC2086
+calibrate "$BASE_MS" $RATES
+
+# The priority transfer under the carried flood, with one page allocation
+# in five failing from just before it until the flood ends.
+declare -A before d
+STATS="steered lent lent_delivered recycled dropped alloc_fail emergency"
+QSTATS="packets priority steered passed recycled lent lent_other dropped empty"
+snap()
+{
+	local s q
+
+	for s in $STATS; do before[$s]=$(estat "rx_reserve_$s"); done
+	for q in 0 1; do
+		for s in $QSTATS; do
+			before[$q$s]=$(estat "rx${q}_rxr_$s")
+		done
+	done
+}
+delta()
+{
+	local s q
+
+	for s in $STATS; do d[$s]=$(($(estat "rx_reserve_$s") - before[$s]))
+	done
+	for q in 0 1; do
+		for s in $QSTATS; do
+			d[$q$s]=$(($(estat "rx${q}_rxr_$s") - before[$q$s]))
+		done
+	done
+}
+
+snap
+rx0=$(link_stat "$NIC" rx packets)
+flood "$RATE" 12 || exit "$ksft_fail"
+fpa_on 20 && FPA_ON=1
+transfer 90 &
+XPID=$!
+PIDS="$PIDS $XPID"
+# The flow as the core placed it, and the driver's rule, while it lives.
+FLOW="" RULES="" BUCKETS=0
+for ((i = 0; i < 2000; i++)); do
+	line=$(flow_line)
+	if [ -n "$line" ]; then
+		FLOW=$line
+		RULES=$(ethtool -n "$NIC" 2> /dev/null)
+		BUCKETS=$(estat rx_reserve_rss_buckets)
+		[ "$QUEUES" != 2 ] && break
+		[ "$(echo "$FLOW" | kv slot)" != -1 ] &&
+			grep -q "Direct to queue" <<< "$RULES" &&
+			[ "$BUCKETS" -ge 1 ] && break
+	fi
+	kill -0 "$XPID" 2> /dev/null || break
+	sleep 0.005
+done
+wait "$XPID"
+transfer_result
+flood_wait
+fpa_off
+delta
+
+echo "# flow: $FLOW"
+check_eq "flooded transfer: bytes" "$RXR_FLOOD_BYTES" "$XFER_BYTES"
+check_eq "flooded transfer: pattern" 1 "$XFER_OK"
+check_ge "flood packets received" 1000 \
+	$(($(link_stat "$NIC" rx packets) - rx0))
+echo "# rx_reserve deltas:" \
+     "$(for s in $STATS; do printf '%s=%s ' "$s" "${d[$s]}"; done)"
+for q in 0 1; do
+	echo "# queue $q deltas:" \
+	     "$(for s in $QSTATS; do printf '%s=%s ' "$s" "${d[$q$s]}"; done)"
+done
+ethtool -S "$NIC" | grep -E '_rxr_|rx_reserve_' | sed 's/^ */# /'
+
+check_eq "queue 0 never ran dry" 0 "${d[0empty]}"
+check_eq "lent pages that carried another flow's frame up" 0 \
+	"${d[0lent_other]}"
+prio=$((d[0priority] + d[1priority]))
+if [ "$QUEUES" = 2 ]; then
+	slot=$(echo "$FLOW" | kv slot)
+	check_ge "flow in a RETA bucket (slot)" 0 "${slot:--1}"
+	check_ok "its rule points at queue 1" \
+		grep -q "Direct to queue 1" <<< "$RULES"
+	check_ge "RETA buckets on queue 1 while it lived" 1 "$BUCKETS"
+	check_eq "queue 1 never ran dry" 0 "${d[1empty]}"
+	check_ge "priority frames steered to queue 1" 1 "${d[1steered]}"
+	check_ge "priority frames through queue 1 (%)" 95 \
+		$((d[1priority] * 100 / (prio > 0 ? prio : 1)))
+	# Another flow's frame on queue 1 is copied up or dropped: its pool
+	# page is reposted either way.
+	check_eq "queue 1: other frames copied or recycled, none kept a page" \
+		$((d[1packets] - d[1priority])) \
+		$((d[1passed] + d[1recycled]))
+	echo "# RESULT e1000e reserve queue: steered=${d[1steered]}" \
+	     "priority_on_queue0=${d[0priority]} rate=$RATE"
+else
+	check_eq "flow in software (no slot)" -1 \
+		"$(echo "$FLOW" | kv slot)"
+	check_eq "nothing on queue 1" 0 "${d[1packets]}"
+	[ -n "${FPA_ON:-}" ] && check_ge "pool pages lent to queue 0" 1 \
+		"${d[0lent]}"
+	echo "# RESULT e1000e fallback only: lent=${d[0lent]}" \
+	     "lent_delivered=${d[lent_delivered]}" \
+	     "recycled=${d[0recycled]} rate=$RATE"
+fi
+if [ -n "${FPA_ON:-}" ]; then
+	check_ge "injected allocation failures seen" 1 "${d[alloc_fail]}"
+	check_ge "emergency mode entered" 1 "${d[emergency]}"
+fi
+check_ok "emergency mode off by itself" \
+	poll 100 sh -c "grep '^dev $NIC ' $RXR_PROC | grep -q 'in_emergency 0'"
+exit "$RET"
