@@ -248,6 +248,7 @@ int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
 		caps.reserve_queue = cfg->nq - 1;
 		rxr_rss_init(&r->rss, cfg->indir_size, caps.reserve_queue);
 		caps.hw_slots = r->rss.nslots;
+		caps.approx_slots = true;
 	}
 	if (caps.reserve_queue < 0)
 		rxr_rss_init(&r->rss, 0, 0);

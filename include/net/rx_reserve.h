@@ -67,11 +67,15 @@ struct rxr_tuple {
  * @slot_base: first ntuple location of the core's range; the core uses
  *	locations @slot_base to @slot_base + @hw_slots - 1 and the
  *	administrator may not
+ * @approx_slots: a slot steers the flow's RSS bucket rather than the flow
+ *	alone: other flows that hash to the bucket reach the reserve queue
+ *	too (struct rxr_rss)
  */
 struct rxr_dev_caps {
 	int reserve_queue;
 	unsigned int hw_slots;
 	unsigned int slot_base;
+	bool approx_slots;
 };
 
 /**

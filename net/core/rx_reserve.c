@@ -1779,6 +1779,9 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 		seq_printf(seq, "dev %s attached %d enabled %d in_emergency %d",
 			   dev->name, rdev->attached, rdev->enabled,
 			   rdev->emergency);
+		seq_printf(seq, " reserve_queue %d slots %u slot_kind %s",
+			   rdev->caps.reserve_queue, rdev->caps.hw_slots,
+			   rdev->caps.approx_slots ? "approx" : "exact");
 		for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
 			seq_printf(seq, " %s %llu",
 				   rxr_stat_names[i] + strlen("rx_reserve_"),

@@ -458,6 +458,7 @@ int e1000e_rxr_start(struct e1000_adapter *adapter)
 		rxr_rss_init(&r->rss, E1000E_RXR_RETA_SIZE, E1000E_RXR_QUEUE);
 		caps.reserve_queue = E1000E_RXR_QUEUE;
 		caps.hw_slots = r->rss.nslots;
+		caps.approx_slots = true;
 	}
 	err = rxr_dev_attach(adapter->netdev, &caps);
 	if (err) {

@@ -69,6 +69,15 @@ refused()
 }
 
 QUEUES=$(estat rx_reserve_queues)
+dev=$(grep "^dev $NIC " "$RXR_PROC")
+if [ "$QUEUES" = 2 ]; then
+	want="1 32 approx"
+else
+	want="-1 0 exact"
+fi
+got="$(kv reserve_queue <<< "$dev") $(kv slots <<< "$dev")"
+check_eq "/proc: reserve queue, slots and their kind" "$want" \
+	"$got $(kv slot_kind <<< "$dev")"
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$RXR_DATA_PORT"
 check_ok "held priority flow registered" poll 50 flow_in any
 check_eq "private flag rx-reserve on by default" on "$(priv_flag rx-reserve)"

@@ -27,15 +27,7 @@ rxr_require_cmd ethtool timeout awk
 rxr_require_driver e1000e
 rxr_require_reserve
 
-cleanup()
-{
-	fpa_off
-	hold_stop_all
-	# shellcheck disable=SC2086
-	kill $PIDS 2> /dev/null
-	rm -f "$XFER_OUT"
-}
-trap cleanup EXIT
+trap flood_cleanup EXIT
 trap 'exit 130' INT TERM
 
 check_ok "link up" rxr_wait_link
@@ -100,21 +92,11 @@ transfer 90 &
 XPID=$!
 PIDS="$PIDS $XPID"
 # The flow as the core placed it, and the driver's rule, while it lives.
-FLOW="" RULES="" BUCKETS=0
-for ((i = 0; i < 2000; i++)); do
-	line=$(flow_line)
-	if [ -n "$line" ]; then
-		FLOW=$line
-		RULES=$(ethtool -n "$NIC" 2> /dev/null)
-		BUCKETS=$(estat rx_reserve_rss_buckets)
-		[ "$QUEUES" != 2 ] && break
-		[ "$(echo "$FLOW" | kv slot)" != -1 ] &&
-			grep -q "Direct to queue" <<< "$RULES" &&
-			[ "$BUCKETS" -ge 1 ] && break
-	fi
-	kill -0 "$XPID" 2> /dev/null || break
-	sleep 0.005
-done
+if [ "$QUEUES" = 2 ]; then
+	sample_flow "$XPID" hw
+else
+	sample_flow "$XPID"
+fi
 wait "$XPID"
 transfer_result
 flood_wait

@@ -526,3 +526,39 @@ dmesg_has()
 {
 	dmesg | grep -q "$1"
 }
+
+# sample_flow PID [hw]: while PID (a transfer) runs, sample the data
+# port's flow line (FLOW), ethtool -n (RULES) and the most buckets seen in
+# use (BUCKETS); with hw, until the flow has a slot, its rule is in and a
+# bucket names the reserve queue.
+sample_flow()
+{
+	local i line b
+
+	FLOW="" RULES="" BUCKETS=0
+	for ((i = 0; i < 2000; i++)); do
+		line=$(flow_line)
+		if [ -n "$line" ]; then
+			FLOW=$line
+			RULES=$(ethtool -n "$NIC" 2> /dev/null)
+			b=$(estat rx_reserve_rss_buckets)
+			[ "$b" -gt "$BUCKETS" ] && BUCKETS=$b
+			[ "${2:-}" != hw ] && return 0
+			[ "$(kv slot <<< "$FLOW")" != -1 ] &&
+				grep -q "Direct to queue" <<< "$RULES" &&
+				[ "$BUCKETS" -ge 1 ] && return 0
+		fi
+		kill -0 "$1" 2> /dev/null || return 0
+		sleep 0.005
+	done
+}
+
+# flood_cleanup: what a flood test leaves behind, on every exit.
+flood_cleanup()
+{
+	fpa_off
+	hold_stop_all
+	# shellcheck disable=SC2086
+	kill ${PIDS:-} 2> /dev/null
+	rm -f "$XFER_OUT"
+}

@@ -44,15 +44,7 @@ else
 	rxr_require_reserve
 fi
 
-cleanup()
-{
-	fpa_off
-	hold_stop_all
-	# shellcheck disable=SC2086
-	kill $PIDS 2> /dev/null
-	rm -f "$XFER_OUT"
-}
-trap cleanup EXIT
+trap flood_cleanup EXIT
 trap 'exit 130' INT TERM
 
 flood_sinks
@@ -168,20 +160,11 @@ XPID=$!
 PIDS="$PIDS $XPID"
 # The flow as the core placed it, and the driver's rules, while it lives.
 # With several queue pairs, wait for it to reach its bucket.
-FLOW="" RULES=""
-for ((i = 0; i < 2000; i++)); do
-	line=$(flow_line)
-	if [ -n "$line" ]; then
-		FLOW=$line
-		RULES=$(ethtool -n "$NIC" 2> /dev/null)
-		[ "$NQ" -le 1 ] && break
-		# The slot shows before the driver's rule is in.
-		[ "$(echo "$FLOW" | kv slot)" != -1 ] &&
-			grep -q "Direct to queue" <<< "$RULES" && break
-	fi
-	kill -0 "$XPID" 2> /dev/null || break
-	sleep 0.005
-done
+if [ "$NQ" -gt 1 ]; then
+	sample_flow "$XPID" hw
+else
+	sample_flow "$XPID"
+fi
 wait "$XPID"
 # transfer ran in a subshell: read its result again.
 transfer_result
