@@ -124,7 +124,8 @@ struct e1000e_rxr_buf {
  * @rss: the slots and the flows in them
  * @key: the RSS key programmed
  * @name: queue 1's interrupt name
- * @fill_work: posts pages that came back to the pools
+ * @fill_work: posts pages that came back to the pools, while a flow is
+ *	steered
  * @q: per-queue counters
  */
 struct e1000e_rxr {
@@ -179,10 +180,10 @@ static void e1000e_rxr_fill_work(struct work_struct *work)
 	struct e1000e_rxr *r = container_of(to_delayed_work(work),
 					    struct e1000e_rxr, fill_work);
 
-	if (READ_ONCE(r->reserve_q) < 0)
+	/* Only while a flow is steered: no timer runs without one. */
+	if (READ_ONCE(r->reserve_q) < 0 || !READ_ONCE(r->buckets))
 		return;
-	if (rxr_active())
-		napi_schedule(&r->napi);
+	napi_schedule(&r->napi);
 	schedule_delayed_work(&r->fill_work, E1000E_RXR_FILL_INTERVAL);
 }
 
@@ -317,7 +318,7 @@ static void e1000e_rxr_rss_write(struct e1000e_rxr *r)
 			ew32(RETA(i), 0);
 		ew32(MRQC, r->mrqc);
 		ew32(RXCSUM, r->rxcsum);
-		r->buckets = 0;
+		WRITE_ONCE(r->buckets, 0);
 		return;
 	}
 	for (i = 0; i < RXR_RSS_KEY_SIZE / 4; i++)
@@ -328,7 +329,9 @@ static void e1000e_rxr_rss_write(struct e1000e_rxr *r)
 		ew32(RETA(i), reta[i]);
 	ew32(MRQC, E1000E_RXR_MRQC | E1000E_RXR_MRQC_RSS);
 	e1e_flush();
-	r->buckets = n;
+	WRITE_ONCE(r->buckets, n);
+	/* Posts the pages that come back while queue 1 receives nothing. */
+	schedule_delayed_work(&r->fill_work, E1000E_RXR_FILL_INTERVAL);
 }
 
 /* Program queue 1, post what the pools give, and point the flows'
@@ -478,8 +481,6 @@ int e1000e_rxr_start(struct e1000_adapter *adapter)
 		e1000e_rxr_ring_up(r);
 		e1000e_rxr_napi_on(r);
 	}
-	if (r->reserve_q >= 0)
-		schedule_delayed_work(&r->fill_work, 0);
 	e1000e_rxr_log(r);
 	return 0;
 }
@@ -1102,7 +1103,5 @@ int e1000e_rxr_set_priv_flags(struct e1000_adapter *adapter, u32 flags,
 	}
 	/* The core puts the flows back in their slots after this. */
 	WRITE_ONCE(r->reserve_q, r->cfg_q);
-	if (r->reserve_q >= 0)
-		schedule_delayed_work(&r->fill_work, 0);
 	return 0;
 }

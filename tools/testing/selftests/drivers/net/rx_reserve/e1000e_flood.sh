@@ -88,6 +88,7 @@ snap
 rx0=$(link_stat "$NIC" rx packets)
 flood "$RATE" 12 || exit "$ksft_fail"
 fpa_on 20 && FPA_ON=1
+t0=$(now_ms)
 transfer 90 &
 XPID=$!
 PIDS="$PIDS $XPID"
@@ -98,12 +99,16 @@ else
 	sample_flow "$XPID"
 fi
 wait "$XPID"
+XFER_MS=$(($(now_ms) - t0))
 transfer_result
 flood_wait
 fpa_off
 delta
 
 echo "# flow: $FLOW"
+echo "# RESULT flooded transfer: $XFER_BYTES bytes in $XFER_MS ms at" \
+     "$RATE pps${FPA_ON:+, 1 page allocation in 5 failing}" \
+     "(no flood: $BASE_MS ms)"
 check_eq "flooded transfer: bytes" "$RXR_FLOOD_BYTES" "$XFER_BYTES"
 check_eq "flooded transfer: pattern" 1 "$XFER_OK"
 check_ge "flood packets received" 1000 \
