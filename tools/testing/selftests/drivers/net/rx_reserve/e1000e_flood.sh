@@ -126,23 +126,7 @@ check_eq "lent pages that carried another flow's frame up" 0 \
 	"${d[0lent_other]}"
 prio=$((d[0priority] + d[1priority]))
 if [ "$QUEUES" = 2 ]; then
-	# A 16 MiB transfer may end before /proc, ethtool -n and ethtool
-	# -S, slow under the flood, show its slot, rule and bucket, which
-	# the core installs from a work item: the counts of frames through
-	# queue 1 below are the proof, and e1000e_admin.sh checks all three
-	# on a held flow.
-	slot=$(echo "$FLOW" | kv slot)
-	if [ "${slot:--1}" != -1 ]; then
-		check_ge "flow in a RETA bucket (slot)" 0 "$slot"
-	else
-		echo "# the flow's slot was not sampled while it lived"
-	fi
-	if grep -q "Direct to queue" <<< "$RULES"; then
-		check_ok "its rule points at queue 1" \
-			grep -q "Direct to queue 1" <<< "$RULES"
-	else
-		echo "# the flow's rule was not sampled while it lived"
-	fi
+	check_sampled 1
 	echo "# RETA buckets on queue 1 sampled while it lived: $BUCKETS"
 	check_eq "queue 1 never ran dry" 0 "${d[1empty]}"
 	check_ge "priority frames steered to queue 1" 1 "${d[1steered]}"

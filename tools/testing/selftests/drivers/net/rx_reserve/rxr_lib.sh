@@ -562,3 +562,26 @@ flood_cleanup()
 	kill ${PIDS:-} 2> /dev/null
 	rm -f "$XFER_OUT"
 }
+
+# check_sampled QUEUE: the slot and rule that sample_flow() saw point at
+# the reserve queue QUEUE, when it saw them.  A short transfer may end
+# before /proc and ethtool -n (slow under a flood) show them, since the
+# core installs them from a work item; the frames counted on QUEUE are
+# then the proof, and the *_admin.sh tests check both on a held flow.
+check_sampled()
+{
+	local slot
+
+	slot=$(kv slot <<< "$FLOW")
+	if [ "${slot:--1}" != -1 ]; then
+		check_ge "flow in an RSS bucket (slot)" 0 "$slot"
+	else
+		echo "# the flow's slot was not sampled while it lived"
+	fi
+	if grep -q "Direct to queue" <<< "$RULES"; then
+		check_ok "its rule points at the reserve queue $1" \
+			grep -q "Direct to queue $1" <<< "$RULES"
+	else
+		echo "# the flow's rule was not sampled while it lived"
+	fi
+}

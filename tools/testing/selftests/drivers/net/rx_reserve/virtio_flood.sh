@@ -190,23 +190,8 @@ echo "# per-queue sums:" \
      "$(for s in $QSTATS; do printf '%s=%s ' "$s" "${d[q$s]}"; done)"
 ethtool -S "$NIC" | grep -E '_rxr_|rx_reserve_' | sed 's/^ */# /'
 
-slot=$(echo "$FLOW" | kv slot)
 if [ "$NQ" -gt 1 ]; then
-	# A short transfer may end before /proc and ethtool -n show its slot
-	# and rule, which the core installs from a work item: the steered
-	# count below is the proof, and virtio_admin.sh checks both on a
-	# held flow.
-	if [ "${slot:--1}" != -1 ]; then
-		check_ge "flow in an RSS bucket (slot)" 0 "$slot"
-	else
-		echo "# the flow's slot was not sampled while it lived"
-	fi
-	if grep -q "Direct to queue" <<< "$RULES"; then
-		check_ok "its rule points at the reserve queue $RQ" \
-			grep -q "Direct to queue $RQ" <<< "$RULES"
-	else
-		echo "# the flow's rule was not sampled while it lived"
-	fi
+	check_sampled "$RQ"
 	check_ge "priority packets steered to the reserve queue" 1 \
 		"${d[rsteered]}"
 	echo "# RESULT reserve_queue=$RQ steered=${d[rsteered]}" \
@@ -215,6 +200,7 @@ if [ "$NQ" -gt 1 ]; then
 	check_eq "non-priority frames on the reserve queue all recycled" \
 		$((d[rpackets] - d[rpriority])) "${d[rrecycled]}"
 else
+	slot=$(kv slot <<< "$FLOW")
 	check_eq "flow in software (no slot)" -1 "${slot:-x}"
 	echo "# RESULT software fallback: lent=${d[lent]}" \
 	     "lent_delivered=${d[lent_delivered]} recycled=${d[recycled]}"
