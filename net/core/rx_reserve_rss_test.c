@@ -80,32 +80,36 @@ static void tuple_v6(struct kunit *test, const struct ms_vec *v,
 	t->dport = htons(v->dport);
 }
 
+/* One vector: the address-only and the address-and-port hashes. */
+static void check_vec(struct kunit *test, const struct rxr_tuple *t,
+		      const struct ms_vec *v, u32 l3, u32 l4,
+		      const char *what)
+{
+	u32 h = 0;
+
+	KUNIT_EXPECT_TRUE(test, rxr_rss_flow_hash(ms_key, t, l3, &h));
+	KUNIT_EXPECT_EQ_MSG(test, h, v->l3, "%s %s", what, v->src);
+	KUNIT_EXPECT_TRUE(test, rxr_rss_flow_hash(ms_key, t, l4, &h));
+	KUNIT_EXPECT_EQ_MSG(test, h, v->l4, "%s %s", what, v->src);
+}
+
 /* The hash matches Microsoft's verification vectors, IPv4 and IPv6, with
  * and without the ports.
  */
 static void rxr_rss_test_toeplitz(struct kunit *test)
 {
-	const u32 v4 = RXR_RSS_IPV4, v4tcp = v4 | RXR_RSS_TCPV4;
-	const u32 v6 = RXR_RSS_IPV6, v6tcp = RXR_RSS_TCPV6;
 	struct rxr_tuple t;
 	unsigned int i;
-	u32 h;
 
 	for (i = 0; i < ARRAY_SIZE(ms_v4); i++) {
 		tuple_v4(test, &ms_v4[i], &t);
-		KUNIT_EXPECT_TRUE(test, rxr_rss_flow_hash(ms_key, &t, v4, &h));
-		KUNIT_EXPECT_EQ_MSG(test, h, ms_v4[i].l3, "v4 vector %u", i);
-		KUNIT_EXPECT_TRUE(test,
-				  rxr_rss_flow_hash(ms_key, &t, v4tcp, &h));
-		KUNIT_EXPECT_EQ_MSG(test, h, ms_v4[i].l4, "v4 vector %u", i);
+		check_vec(test, &t, &ms_v4[i], RXR_RSS_IPV4,
+			  RXR_RSS_IPV4 | RXR_RSS_TCPV4, "v4");
 	}
 	for (i = 0; i < ARRAY_SIZE(ms_v6); i++) {
 		tuple_v6(test, &ms_v6[i], &t);
-		KUNIT_EXPECT_TRUE(test, rxr_rss_flow_hash(ms_key, &t, v6, &h));
-		KUNIT_EXPECT_EQ_MSG(test, h, ms_v6[i].l3, "v6 vector %u", i);
-		KUNIT_EXPECT_TRUE(test,
-				  rxr_rss_flow_hash(ms_key, &t, v6tcp, &h));
-		KUNIT_EXPECT_EQ_MSG(test, h, ms_v6[i].l4, "v6 vector %u", i);
+		check_vec(test, &t, &ms_v6[i], RXR_RSS_IPV6, RXR_RSS_TCPV6,
+			  "v6");
 	}
 }
 
