@@ -41,7 +41,7 @@ trap 'exit 130' INT TERM
 xfer()
 {
 	transfer 60
-	[ "$XFER_BYTES" = "$RXR_FLOOD_BYTES" ] && [ "$XFER_OK" = 1 ]
+	[ "$XFER_BYTES" = "$RXR_XFER_BYTES" ] && [ "$XFER_OK" = 1 ]
 }
 
 # steered_xfer: a priority transfer whose frames came through queue 1.

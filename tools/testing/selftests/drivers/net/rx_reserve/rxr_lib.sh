@@ -329,7 +329,7 @@ hold_stop_all()
 RXR_DATA_PORT=7100	# the peer serves RXR_FLOOD_BYTES of pattern here
 RXR_CTL_PORT=7101	# "RATE SECONDS": the peer floods the guest
 RXR_FPA=/sys/kernel/debug/fail_page_alloc
-RXR_FLOOD_BYTES=${RXR_FLOOD_BYTES:-16777216}
+RXR_XFER_BYTES=${RXR_FLOOD_BYTES:-16777216}
 
 # rxr_require_driver DRIVER: skip unless $NIC is driven by DRIVER and the
 # bench gave a flood peer.
@@ -443,7 +443,7 @@ calibrate()
 		flood_wait
 		echo "# rate $r pps: $XFER_BYTES bytes in $XFER_MS ms" \
 		     "($((XFER_MS * 100 / (base > 0 ? base : 1)))% of no flood)"
-		if [ "$XFER_BYTES" = "$RXR_FLOOD_BYTES" ] &&
+		if [ "$XFER_BYTES" = "$RXR_XFER_BYTES" ] &&
 		   [ "$XFER_MS" -le $((2 * base)) ]; then
 			RATE=$r
 			CAL_MS=$XFER_MS

@@ -17,7 +17,7 @@
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
-BYTES=$RXR_FLOOD_BYTES
+BYTES=$RXR_XFER_BYTES
 DATA_PORT=$RXR_DATA_PORT
 
 rxr_require_nic
