@@ -114,6 +114,7 @@ void rxr_sk_clone(struct sock *newsk);
 int rxr_sk_setsockopt(struct sock *sk, bool on);
 int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
 			    const struct ethtool_rxnfc *info);
+bool rxr_ethtool_core_rule(struct net_device *dev, u32 location);
 
 /* Driver API. */
 int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps);
@@ -173,6 +174,12 @@ static inline int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
 					  const struct ethtool_rxnfc *info)
 {
 	return 0;
+}
+
+static inline bool rxr_ethtool_core_rule(struct net_device *dev,
+					 u32 location)
+{
+	return false;
 }
 
 static inline int rxr_dev_attach(struct net_device *dev,

@@ -864,6 +864,43 @@ static void rxr_dev_sync_work(struct work_struct *work)
 	rxr_dev_put(rdev);
 }
 
+/* The core's ntuple range on @dev: *@base, *@n (0: none). */
+static void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n)
+{
+	struct rxr_dev *rdev;
+
+	*base = 0;
+	*n = 0;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached) {
+		*base = rdev->caps.slot_base;
+		*n = rdev->caps.hw_slots;
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * rxr_ethtool_core_rule() - whether an ntuple location is rx-reserve's
+ * @dev: the device
+ * @location: an ntuple location
+ *
+ * The core's rules steer to a reserve queue that the driver picks again
+ * when its queues change, and are inserted again there: the ethtool core
+ * leaves them out when it checks that a channel count keeps every rule's
+ * queue.
+ *
+ * Return: true for a location in the range the driver gave the core.
+ */
+bool rxr_ethtool_core_rule(struct net_device *dev, u32 location)
+{
+	u32 base, n;
+
+	rxr_dev_range(dev, &base, &n);
+	return location >= base && location - base < n;
+}
+EXPORT_SYMBOL_GPL(rxr_ethtool_core_rule);
+
 /**
  * rxr_ethtool_check_rxnfc() - keep the administrator out of rx-reserve's
  *	ntuple locations
@@ -879,18 +916,11 @@ static void rxr_dev_sync_work(struct work_struct *work)
 int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
 			    const struct ethtool_rxnfc *info)
 {
-	u32 loc = info->fs.location, base = 0, n = 0;
-	struct rxr_dev *rdev;
+	u32 loc = info->fs.location, base, n;
 
 	if (cmd != ETHTOOL_SRXCLSRLINS && cmd != ETHTOOL_SRXCLSRLDEL)
 		return 0;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached) {
-		base = rdev->caps.slot_base;
-		n = rdev->caps.hw_slots;
-	}
-	rcu_read_unlock();
+	rxr_dev_range(dev, &base, &n);
 	if (loc < base || loc - base >= n)
 		return 0;
 	netdev_info(dev,

@@ -474,6 +474,13 @@ static void rxr_test_slots(struct kunit *test)
 	nfc.fs.location = RXRT_BASE + 1;
 	KUNIT_EXPECT_EQ(test, -EBUSY, rxr_ethtool_check_rxnfc(dev, nfc.cmd,
 							      &nfc));
+	/* The channel count check leaves the core's rules out. */
+	KUNIT_EXPECT_TRUE(test, rxr_ethtool_core_rule(dev, RXRT_BASE));
+	KUNIT_EXPECT_TRUE(test, rxr_ethtool_core_rule(dev, RXRT_BASE +
+						      RXRT_SLOTS - 1));
+	KUNIT_EXPECT_FALSE(test, rxr_ethtool_core_rule(dev, RXRT_BASE +
+						       RXRT_SLOTS));
+	KUNIT_EXPECT_FALSE(test, rxr_ethtool_core_rule(dev, RXRT_BASE - 1));
 
 	/* A flow leaves: its filter goes and the third is promoted. */
 	rxr_flow_unbind(flow[0]);

@@ -90,6 +90,7 @@ ixgbe_rxr_refusal_names[IXGBE_RXR_REFUSAL_NUM][ETH_GSTRING_LEN] = {
 	"rx_reserve_fdir_ipv6",
 	"rx_reserve_fdir_mask",
 	"rx_reserve_fdir_duplicate",
+	"rx_reserve_fdir_location",
 	"rx_reserve_fdir_no_queue",
 	"rx_reserve_fdir_ring_empty",
 };
@@ -99,6 +100,7 @@ static const char * const ixgbe_rxr_refusal_text[IXGBE_RXR_REFUSAL_NUM] = {
 	"ixgbe has no IPv6 perfect filters",
 	"the administrator's ntuple rules use another field mask, and a port has one",
 	"an administrator's ntuple rule matches the same flow",
+	"an administrator's ntuple rule holds a location of rx-reserve's range",
 	"there is no reserve queue",
 	"the reserve queue has no buffer",
 };
@@ -156,28 +158,33 @@ struct ixgbe_rxr {
 
 static void ixgbe_rxr_count(struct ixgbe_rxr *r, int stat, u64 n)
 {
-	struct ixgbe_rxr_pcpu *s = this_cpu_ptr(r->pcpu);
+	struct ixgbe_rxr_pcpu *s = get_cpu_ptr(r->pcpu);
+	unsigned long flags;
 
-	u64_stats_update_begin(&s->syncp);
+	flags = u64_stats_update_begin_irqsave(&s->syncp);
 	u64_stats_add(&s->stat[stat], n);
-	u64_stats_update_end(&s->syncp);
+	u64_stats_update_end_irqrestore(&s->syncp, flags);
+	put_cpu_ptr(r->pcpu);
 }
 
 /* Decisions that touch no register */
 
 /**
  * ixgbe_rxr_queue_index() - where the reserve queue goes in the layout
- * @rss_i: RX queues before it (RSS, FDIR and FCoE queues)
+ * @rss_i: RX queues before it (RSS and FCoE queues)
  * @max_queues: RX queues the adapter and its netdev may have
- * @msix: MSI-X is in use: the queue gets its interrupt through IVAR
+ * @perfect: perfect filters are on (ntuple): without them nothing can
+ *	steer to the queue, and an adapter nobody asked for filters keeps
+ *	the layout it always had
  * @enabled: the rx-reserve private flag
  *
  * Return: the reserve queue's index, right behind the other queues, or
  * -1 when there is none.
  */
-int ixgbe_rxr_queue_index(u16 rss_i, u16 max_queues, bool msix, bool enabled)
+int ixgbe_rxr_queue_index(u16 rss_i, u16 max_queues, bool perfect,
+			  bool enabled)
 {
-	if (!enabled || !msix || !rss_i || rss_i >= max_queues)
+	if (!enabled || !perfect || !rss_i || rss_i >= max_queues)
 		return -1;
 	return rss_i;
 }
@@ -360,8 +367,13 @@ static unsigned int ixgbe_rxr_refill(struct ixgbe_ring *ring)
  */
 void ixgbe_rxr_fill(struct ixgbe_ring *ring)
 {
+	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
+
 	if (ixgbe_rxr_refill(ring))
 		ixgbe_rxr_kick(ring);
+	if (r && !bitmap_empty(r->rules, IXGBE_RXR_SLOTS))
+		mod_delayed_work(system_wq, &r->fill_work,
+				 IXGBE_RXR_FILL_INTERVAL);
 }
 
 /**
@@ -372,10 +384,15 @@ void ixgbe_rxr_fill(struct ixgbe_ring *ring)
  */
 void ixgbe_rxr_clean_ring(struct ixgbe_ring *ring)
 {
+	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
 	unsigned int len = ixgbe_rxr_buf_len(ring);
 	struct ixgbe_rx_buffer *bi;
 	u16 i;
 
+	if (r)
+		r->discarding = false;
+	if (!ring->rx_buffer_info)
+		return;
 	for (i = 0; i < ring->count; i++) {
 		bi = &ring->rx_buffer_info[i];
 		if (!bi->page)
@@ -450,6 +467,8 @@ static bool ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	}
 	skb_reserve(skb, IXGBE_RXR_HEADROOM);
 	__skb_put(skb, size);
+	/* The flow's own reserve: past the socket's memory limits too. */
+	skb->pfmemalloc = true;
 	ixgbe_rxr_count(r, IXGBE_RXR_RES_STEERED, 1);
 	rxr_dev_count(ring->netdev, RXR_STAT_STEERED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
@@ -581,17 +600,24 @@ static void ixgbe_rxr_fill_work(struct work_struct *work)
 	 * q_vectors and their rings are freed after an RCU grace period, and
 	 * a disabled NAPI ignores napi_schedule().
 	 */
+	if (bitmap_empty(r->rules, IXGBE_RXR_SLOTS))
+		return;
 	rcu_read_lock();
 	ring = ixgbe_rxr_ring_of(r);
 	q_vector = ring ? READ_ONCE(ring->q_vector) : NULL;
+	/* Short of buffers, or a frame waiting (an interrupt lost). */
 	if (q_vector && ring_is_rxr(ring) &&
-	    !bitmap_empty(r->rules, IXGBE_RXR_SLOTS) &&
-	    !test_bit(__IXGBE_DOWN, &r->adapter->state)) {
-		if (ixgbe_rxr_posted(ring) < ixgbe_rxr_max_posted(ring))
-			napi_schedule(&q_vector->napi);
-		schedule_delayed_work(&r->fill_work, IXGBE_RXR_FILL_INTERVAL);
+	    !test_bit(__IXGBE_DOWN, &r->adapter->state) &&
+	    (ixgbe_rxr_posted(ring) < ixgbe_rxr_max_posted(ring) ||
+	     ixgbe_test_staterr(IXGBE_RX_DESC(ring, ring->next_to_clean),
+				IXGBE_RXD_STAT_DD))) {
+		local_bh_disable();
+		napi_schedule(&q_vector->napi);
+		local_bh_enable();
 	}
 	rcu_read_unlock();
+	/* Across resets too, for as long as a filter names the queue. */
+	schedule_delayed_work(&r->fill_work, IXGBE_RXR_FILL_INTERVAL);
 }
 
 /* Queue layout */
@@ -626,7 +652,9 @@ u16 ixgbe_rxr_add_queue(struct ixgbe_adapter *adapter, u16 rss_i)
 	if (!r)
 		return 0;
 	/* MSI-X is known only later; ixgbe_rxr_drop_queue() undoes this. */
-	r->queue = ixgbe_rxr_queue_index(rss_i, MAX_RX_QUEUES, true,
+	r->queue = ixgbe_rxr_queue_index(rss_i, MAX_RX_QUEUES,
+					 adapter->flags &
+					 IXGBE_FLAG_FDIR_PERFECT_CAPABLE,
 					 r->enabled && !adapter->xdp_prog);
 	return r->queue >= 0;
 }
@@ -640,13 +668,10 @@ u16 ixgbe_rxr_add_queue(struct ixgbe_adapter *adapter, u16 rss_i)
  */
 void ixgbe_rxr_drop_queue(struct ixgbe_adapter *adapter)
 {
-	struct ixgbe_rxr *r = adapter->rxr;
-
-	if (!r || r->queue < 0)
+	if (ixgbe_rxr_queue(adapter) < 0)
 		return;
-	if (r->queue == adapter->num_rx_queues - 1)
-		adapter->num_rx_queues--;
-	r->queue = -1;
+	adapter->num_rx_queues--;
+	adapter->rxr->queue = -1;
 }
 
 /**
@@ -662,6 +687,41 @@ bool ixgbe_rxr_is_queue(const struct ixgbe_adapter *adapter, u32 queue)
 	int q = ixgbe_rxr_queue(adapter);
 
 	return q >= 0 && queue == q;
+}
+
+/**
+ * ixgbe_rxr_rss_queues() - the RX queues RSS and the administrator use
+ * @adapter: the adapter
+ *
+ * Return: the RX queues, the reserve queue left out.
+ */
+u16 ixgbe_rxr_rss_queues(const struct ixgbe_adapter *adapter)
+{
+	return adapter->num_rx_queues - (ixgbe_rxr_queue(adapter) >= 0);
+}
+
+/**
+ * ixgbe_rxr_relayout() - whether a change needs the queues laid out again
+ * @adapter: the adapter
+ *
+ * The reserve queue comes with perfect filters and the private flag, in
+ * the plain RSS layout.
+ *
+ * Return: true if the reserve queue should come or go.
+ */
+bool ixgbe_rxr_relayout(struct ixgbe_adapter *adapter)
+{
+	struct ixgbe_rxr *r = adapter->rxr;
+	bool want;
+
+	if (!r || adapter->flags & (IXGBE_FLAG_DCB_ENABLED |
+				    IXGBE_FLAG_SRIOV_ENABLED |
+				    IXGBE_FLAG_VMDQ_ENABLED) ||
+	    !(adapter->flags & IXGBE_FLAG_MSIX_ENABLED) || adapter->xdp_prog)
+		return false;
+	want = r->enabled &&
+	       adapter->flags & IXGBE_FLAG_FDIR_PERFECT_CAPABLE;
+	return want != (ixgbe_rxr_queue(adapter) >= 0);
 }
 
 /**
@@ -704,7 +764,9 @@ void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter)
  *
  * The page is posted as the driver's own, with its pagecnt_bias; the
  * pool's reference keeps ixgbe from flipping it once a frame went up in
- * it, so it serves one frame per half at most.  Only order-0 rings borrow.
+ * it, so it serves one frame per half at most.  It holds a reference on
+ * its pool until it leaves the ring (ixgbe_rxr_unlend()).  Only order-0
+ * rings borrow.
  *
  * Context: the ring's NAPI, or process context with it stopped.
  * Return: the page, or NULL.
@@ -715,7 +777,8 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 	struct rxr_pool *tag;
 	struct page *page;
 
-	if (!r || !r->started || ring_is_rxr(ring))
+	if (!r || !r->started || ring_is_rxr(ring) ||
+	    test_bit(__IXGBE_RX_FCOE, &ring->state))
 		return NULL;
 	rxr_rx_alloc_failed(ring->netdev);
 	if (ixgbe_rx_pg_order(ring))
@@ -723,10 +786,39 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 	page = rxr_lend_page(ring->netdev, &tag);
 	if (!page)
 		return NULL;
-	/* The page carries its pool (rxr_page_pool()). */
-	rxr_pool_put(tag);
+	/* The reference on @tag goes with the page: page->private. */
 	ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT, 1);
 	return page;
+}
+
+/**
+ * __ixgbe_rxr_unlend() - drop a lent page's reference on its pool
+ * @page: a pool page leaving an RSS queue
+ *
+ * The reference taken by rxr_lend_page() keeps the pool, hence the tag in
+ * page->private, alive until here.
+ */
+void __ixgbe_rxr_unlend(struct page *page)
+{
+	rxr_pool_put((struct rxr_pool *)(page->private & ~RXR_PAGE_TAG));
+}
+
+/* Another flow's frame in a lent page: a copy goes up while memory is
+ * fine, the page stays with the ring.
+ */
+static void ixgbe_rxr_copy_up(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
+			      union ixgbe_adv_rx_desc *desc, const void *data,
+			      unsigned int size)
+{
+	struct ixgbe_q_vector *q_vector = ring->q_vector;
+	struct sk_buff *skb;
+
+	skb = napi_alloc_skb(&q_vector->napi, size);
+	if (!skb)
+		return;
+	skb_put_data(skb, data, size);
+	ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT_OTHER, 1);
+	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
 /**
@@ -737,46 +829,53 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
  * @data: the frame, in its buffer
  * @size: its length in that buffer
  *
- * A lent page carries its owner's frames only; in emergency mode only
- * priority frames keep their buffers.  Frames that span buffers, RSC
- * aggregations included, are left alone.
+ * Only frames in lent pages, and all frames in emergency mode, are
+ * classified.  A lent page keeps its owner's frames only, which go up
+ * marked pfmemalloc; another flow's frame is copied up while memory is
+ * fine, and the page stays with the ring.  In emergency mode every
+ * non-priority frame is dropped and its buffer posted again in place.
+ * Frames that span buffers (jumbo, RSC) and FCoE rings are left alone.
  *
  * Context: the ring's NAPI.
- * Return: true: the caller drops the frame and posts its buffer again in
- * place.
+ * Return: the verdict.
  */
-bool __ixgbe_rxr_rx(struct ixgbe_ring *ring, struct ixgbe_rx_buffer *bi,
-		    union ixgbe_adv_rx_desc *desc, const void *data,
-		    unsigned int size)
+enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
+				      struct ixgbe_rx_buffer *bi,
+				      union ixgbe_adv_rx_desc *desc,
+				      const void *data, unsigned int size)
 {
 	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
 	struct net_device *netdev = ring->netdev;
 	const struct rxr_pool *tag;
 	struct rxr_flow *flow;
+	bool emergency;
 
 	if (!r || !r->started ||
 	    !ixgbe_test_staterr(desc, IXGBE_RXD_STAT_EOP) ||
 	    (desc->wb.lower.lo_dword.data &
-	     cpu_to_le32(IXGBE_RXDADV_RSCCNT_MASK)))
-		return false;
+	     cpu_to_le32(IXGBE_RXDADV_RSCCNT_MASK)) ||
+	    test_bit(__IXGBE_RX_FCOE, &ring->state))
+		return IXGBE_RXR_PASS;
 	tag = rxr_page_pool(bi->page);
+	emergency = rxr_dev_emergency(netdev);
+	if (!tag && !emergency)
+		return IXGBE_RXR_PASS;
+
 	ixgbe_rxr_count(r, IXGBE_RXR_REG_PACKETS, 1);
 	flow = rxr_classify(netdev, data, size);
 	if (flow)
 		ixgbe_rxr_count(r, IXGBE_RXR_REG_PRIORITY, 1);
 	if (tag && rxr_flow_owns(flow, tag)) {
 		rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
-		return false;
+		return IXGBE_RXR_OWNER;
 	}
-	if ((tag || !flow) && rxr_dev_emergency(netdev)) {
-		ixgbe_rxr_count(r, IXGBE_RXR_REG_RECYCLED, 1);
-		rxr_dev_count(netdev, RXR_STAT_RECYCLED, 1);
-		return true;
-	}
-	/* Out of emergency mode, a page lent earlier carries anything. */
-	if (tag)
-		ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT_OTHER, 1);
-	return false;
+	if (!tag && flow)
+		return IXGBE_RXR_PASS;
+	if (!emergency)
+		ixgbe_rxr_copy_up(r, ring, desc, data, size);
+	ixgbe_rxr_count(r, IXGBE_RXR_REG_RECYCLED, 1);
+	rxr_dev_count(netdev, RXR_STAT_RECYCLED, 1);
+	return IXGBE_RXR_RECYCLE;
 }
 
 /* Lifecycle */
@@ -835,6 +934,17 @@ void ixgbe_rxr_destroy(struct ixgbe_adapter *adapter)
 	kfree(r);
 }
 
+static int ixgbe_rxr_refuse(struct ixgbe_rxr *r, enum ixgbe_rxr_refusal why,
+			    int err)
+{
+	r->refused[why]++;
+	if (!test_and_set_bit(why, &r->logged))
+		netdev_info(r->adapter->netdev,
+			    "rx-reserve: priority flows stay in software: %s\n",
+			    ixgbe_rxr_refusal_text[why]);
+	return err;
+}
+
 static void ixgbe_rxr_log_start(struct ixgbe_rxr *r, bool mtu_ok)
 {
 	struct net_device *netdev = r->adapter->netdev;
@@ -846,11 +956,16 @@ static void ixgbe_rxr_log_start(struct ixgbe_rxr *r, bool mtu_ok)
 			    r->slot_base + r->slots - 1);
 		return;
 	}
+	if (!r->enabled)
+		return;
+	if (!(r->adapter->flags & IXGBE_FLAG_FDIR_PERFECT_CAPABLE)) {
+		/* Counted at each attach, logged once. */
+		ixgbe_rxr_refuse(r, IXGBE_RXR_NTUPLE_OFF, 0);
+		return;
+	}
 	if (r->no_queue_logged)
 		return;
 	r->no_queue_logged = true;
-	if (!r->enabled)
-		return;
 	if (!mtu_ok)
 		netdev_info(netdev,
 			    "rx-reserve: MTU %u frames do not fit one reserve buffer: software fallback on the RSS queues only\n",
@@ -866,7 +981,8 @@ static void ixgbe_rxr_log_start(struct ixgbe_rxr *r, bool mtu_ok)
  *
  * With a reserve queue, the core gets it and the perfect-filter locations
  * of ixgbe_rxr_slot_range(); without one, only the RSS queues' fallback.
- * Called again (MTU, ntuple changes), it re-attaches; the flows stay.
+ * Does nothing if attached: a change that alters what the adapter offers
+ * (MTU, perfect filters) stops it first.  The flows stay registered.
  *
  * Context: process context, RTNL held.
  */
@@ -878,10 +994,8 @@ void ixgbe_rxr_start(struct ixgbe_adapter *adapter)
 	int err, q;
 
 	ASSERT_RTNL();
-	if (!r)
+	if (!r || r->started)
 		return;
-	if (r->started)
-		ixgbe_rxr_stop(adapter);
 	mtu_ok = ixgbe_rxr_mtu_served(adapter->netdev->mtu);
 	q = ixgbe_rxr_queue(adapter);
 	if (q >= 0 && mtu_ok && ring_is_rxr(adapter->rx_ring[q])) {
@@ -926,21 +1040,11 @@ void ixgbe_rxr_stop(struct ixgbe_adapter *adapter)
 	r->started = false;
 	WRITE_ONCE(r->reserve_q, -1);
 	r->slots = 0;
+	bitmap_zero(r->rules, IXGBE_RXR_SLOTS);
 	cancel_delayed_work(&r->fill_work);
 }
 
 /* Filters */
-
-static int ixgbe_rxr_refuse(struct ixgbe_rxr *r, enum ixgbe_rxr_refusal why,
-			    int err)
-{
-	r->refused[why]++;
-	if (!test_and_set_bit(why, &r->logged))
-		netdev_info(r->adapter->netdev,
-			    "rx-reserve: priority flows stay in software: %s\n",
-			    ixgbe_rxr_refusal_text[why]);
-	return err;
-}
 
 static bool ixgbe_rxr_location(const struct ixgbe_rxr *r, u32 loc)
 {
@@ -948,12 +1052,12 @@ static bool ixgbe_rxr_location(const struct ixgbe_rxr *r, u32 loc)
 	       loc - r->slot_base < r->slots;
 }
 
-/* Does the port already filter this flow, elsewhere?  fdir_perfect_lock
- * held.
+/* Does an administrator's rule hold @loc, or filter this flow elsewhere?
+ * fdir_perfect_lock held.
  */
-static bool ixgbe_rxr_duplicate(struct ixgbe_adapter *adapter,
-				const union ixgbe_atr_input *input,
-				const union ixgbe_atr_input *mask, u32 loc)
+static int ixgbe_rxr_taken(struct ixgbe_adapter *adapter,
+			   const union ixgbe_atr_input *input,
+			   const union ixgbe_atr_input *mask, u32 loc)
 {
 	struct ixgbe_fdir_filter *rule;
 	union ixgbe_atr_input want = *input;
@@ -964,14 +1068,15 @@ static bool ixgbe_rxr_duplicate(struct ixgbe_adapter *adapter,
 		want.dword_stream[i] &= mask->dword_stream[i];
 	want.formatted.bkt_hash = 0;
 	hlist_for_each_entry(rule, &adapter->fdir_filter_list, fdir_node) {
+		/* The core deletes its own rules before it reuses a slot. */
 		if (rule->sw_idx == loc)
-			continue;
+			return IXGBE_RXR_LOCATION;
 		have = rule->filter;
 		have.formatted.bkt_hash = 0;
 		if (!memcmp(&have, &want, sizeof(want)))
-			return true;
+			return IXGBE_RXR_DUPLICATE;
 	}
-	return false;
+	return 0;
 }
 
 /* Make sure the reserve queue holds buffers before a filter names it. */
@@ -986,6 +1091,12 @@ static bool ixgbe_rxr_ready(struct ixgbe_rxr *r, struct ixgbe_ring *ring)
 	napi_disable(&ring->q_vector->napi);
 	ixgbe_rxr_fill(ring);
 	napi_enable(&ring->q_vector->napi);
+	/* The vector masks itself when it fires (EIAM), and only a poll
+	 * unmasks it: one that fired while NAPI was off needs this poll.
+	 */
+	local_bh_disable();
+	napi_schedule(&ring->q_vector->napi);
+	local_bh_enable();
 	return ixgbe_rxr_posted(ring);
 }
 
@@ -1001,8 +1112,9 @@ static bool ixgbe_rxr_ready(struct ixgbe_rxr *r, struct ixgbe_ring *ring)
  * queue.
  *
  * Context: RTNL held.
- * Return: 0 to go on with ixgbe_add_ethtool_fdir_entry(); -EOPNOTSUPP,
- * -EBUSY, -EEXIST or -ENOBUFS.
+ * Return: 0 to go on with ixgbe_add_ethtool_fdir_entry(); -EINVAL for a
+ * rule of the core's range that is not an exact TCP/IPv4 flow;
+ * -EOPNOTSUPP, -EBUSY, -EEXIST or -ENOBUFS for a refusal.
  */
 int ixgbe_rxr_check_rule(struct ixgbe_adapter *adapter,
 			 const struct ethtool_rxnfc *cmd)
@@ -1042,8 +1154,8 @@ int ixgbe_rxr_check_rule(struct ixgbe_adapter *adapter,
 	spin_lock(&adapter->fdir_perfect_lock);
 	have_rules = !hlist_empty(&adapter->fdir_filter_list);
 	why = ixgbe_rxr_fdir_conflict(&adapter->fdir_mask, have_rules, &mask);
-	if (!why && ixgbe_rxr_duplicate(adapter, &input, &mask, fs->location))
-		why = IXGBE_RXR_DUPLICATE;
+	if (!why)
+		why = ixgbe_rxr_taken(adapter, &input, &mask, fs->location);
 	spin_unlock(&adapter->fdir_perfect_lock);
 	if (why == IXGBE_RXR_MASK)
 		return ixgbe_rxr_refuse(r, why, -EBUSY);
@@ -1176,13 +1288,14 @@ bool ixgbe_rxr_get_priv_flag(struct ixgbe_adapter *adapter)
  * @adapter: the adapter
  * @on: the flag asked for
  *
- * The reserve queue comes and goes with the flag, so the queues are laid
- * out again, as a channel count change does (ixgbe_setup_tc()); the flows
- * stay registered and get their filters back when it is on again.
+ * Where the reserve queue comes or goes with the flag, the queues are laid
+ * out again, as a channel count change does (ixgbe_setup_tc()); elsewhere
+ * the core is told.  The flows stay registered and get their filters back
+ * when the flag is on again.
  *
  * Context: process context, RTNL held.
  * Return: 0; -EOPNOTSUPP without rx-reserve (82598); the re-layout's
- * error.
+ * error, the flag unchanged.
  */
 int ixgbe_rxr_set_priv_flag(struct ixgbe_adapter *adapter, bool on)
 {
@@ -1197,10 +1310,18 @@ int ixgbe_rxr_set_priv_flag(struct ixgbe_adapter *adapter, bool on)
 		return 0;
 	r->enabled = on;
 	r->no_queue_logged = false;
+	if (!ixgbe_rxr_relayout(adapter)) {
+		/* No reserve queue either way: the fallback goes or comes. */
+		if (r->started)
+			rxr_dev_set_enabled(netdev, on);
+		return 0;
+	}
 	err = ixgbe_setup_tc(netdev, netdev_get_num_tc(netdev));
-	if (err)
+	if (err) {
 		netdev_err(netdev,
 			   "rx-reserve: laying out the queues again: error %d\n",
 			   err);
+		r->enabled = !on;
+	}
 	return err;
 }

@@ -28,6 +28,8 @@ union ixgbe_atr_input;
  * @IXGBE_RXR_MASK: the administrator's rules use another field mask, and
  *	all the rules of a port share one
  * @IXGBE_RXR_DUPLICATE: an administrator's rule matches the same flow
+ * @IXGBE_RXR_LOCATION: an administrator's rule holds the location, put
+ *	there before rx-reserve took the range
  * @IXGBE_RXR_NO_QUEUE: no reserve queue (no MSI-X, MTU, DCB, SR-IOV, XDP)
  * @IXGBE_RXR_RING_EMPTY: the reserve queue holds no buffer to receive into
  * @IXGBE_RXR_REFUSAL_NUM: number of reasons
@@ -37,13 +39,28 @@ enum ixgbe_rxr_refusal {
 	IXGBE_RXR_IPV6,
 	IXGBE_RXR_MASK,
 	IXGBE_RXR_DUPLICATE,
+	IXGBE_RXR_LOCATION,
 	IXGBE_RXR_NO_QUEUE,
 	IXGBE_RXR_RING_EMPTY,
 	IXGBE_RXR_REFUSAL_NUM,
 };
 
+/**
+ * enum ixgbe_rxr_verdict - what an RSS queue does with a frame
+ * @IXGBE_RXR_PASS: up as usual
+ * @IXGBE_RXR_OWNER: up as usual, marked pfmemalloc: a lent page's owner
+ * @IXGBE_RXR_RECYCLE: dropped (or copied up by rx-reserve), its buffer
+ *	posted again in place
+ */
+enum ixgbe_rxr_verdict {
+	IXGBE_RXR_PASS,
+	IXGBE_RXR_OWNER,
+	IXGBE_RXR_RECYCLE,
+};
+
 /* The pieces that touch no register, for KUnit. */
-int ixgbe_rxr_queue_index(u16 rss_i, u16 max_queues, bool msix, bool enabled);
+int ixgbe_rxr_queue_index(u16 rss_i, u16 max_queues, bool perfect,
+			  bool enabled);
 int ixgbe_rxr_slot_range(u32 pballoc, unsigned int want, u32 *base);
 bool ixgbe_rxr_fdir_spec(const struct ethtool_rx_flow_spec *fs,
 			 union ixgbe_atr_input *input,
@@ -63,8 +80,9 @@ void ixgbe_rxr_stop(struct ixgbe_adapter *adapter);
 u16 ixgbe_rxr_add_queue(struct ixgbe_adapter *adapter, u16 rss_i);
 void ixgbe_rxr_drop_queue(struct ixgbe_adapter *adapter);
 bool ixgbe_rxr_is_queue(const struct ixgbe_adapter *adapter, u32 queue);
+u16 ixgbe_rxr_rss_queues(const struct ixgbe_adapter *adapter);
+bool ixgbe_rxr_relayout(struct ixgbe_adapter *adapter);
 void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter);
-bool ixgbe_rxr_ring(const struct ixgbe_ring *ring);
 void ixgbe_rxr_fill(struct ixgbe_ring *ring);
 void ixgbe_rxr_clean_ring(struct ixgbe_ring *ring);
 int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
@@ -72,9 +90,11 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 
 /* The software fallback on the RSS queues. */
 struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring);
-bool __ixgbe_rxr_rx(struct ixgbe_ring *ring, struct ixgbe_rx_buffer *bi,
-		    union ixgbe_adv_rx_desc *desc, const void *data,
-		    unsigned int size);
+void __ixgbe_rxr_unlend(struct page *page);
+enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
+				      struct ixgbe_rx_buffer *bi,
+				      union ixgbe_adv_rx_desc *desc,
+				      const void *data, unsigned int size);
 
 /* Control. */
 int ixgbe_rxr_check_rule(struct ixgbe_adapter *adapter,
@@ -101,6 +121,20 @@ static inline struct page *ixgbe_rxr_lend(struct ixgbe_ring *ring)
 }
 
 /**
+ * ixgbe_rxr_unlend() - a page leaves an RSS queue
+ * @page: the page
+ *
+ * A lent page holds a reference on its pool, which caps what the pool
+ * lends, until it leaves the ring; the tag in page->private says so,
+ * flows or no flows.  One bit test for the driver's own pages.
+ */
+static inline void ixgbe_rxr_unlend(struct page *page)
+{
+	if (unlikely(page->private & RXR_PAGE_TAG))
+		__ixgbe_rxr_unlend(page);
+}
+
+/**
  * ixgbe_rxr_rx() - look at a frame an RSS queue received
  * @ring: the RSS queue
  * @bi: the frame's first buffer
@@ -110,14 +144,17 @@ static inline struct page *ixgbe_rxr_lend(struct ixgbe_ring *ring)
  *
  * Costs a static branch while no priority flow exists.
  *
- * Return: true: drop the frame and post its buffer again in place.
+ * Return: the verdict.
  */
-static inline bool ixgbe_rxr_rx(struct ixgbe_ring *ring,
-				struct ixgbe_rx_buffer *bi,
-				union ixgbe_adv_rx_desc *desc,
-				const void *data, unsigned int size)
+static inline enum ixgbe_rxr_verdict ixgbe_rxr_rx(struct ixgbe_ring *ring,
+						  struct ixgbe_rx_buffer *bi,
+						  union ixgbe_adv_rx_desc *desc,
+						  const void *data,
+						  unsigned int size)
 {
-	return rxr_active() && __ixgbe_rxr_rx(ring, bi, desc, data, size);
+	if (!rxr_active())
+		return IXGBE_RXR_PASS;
+	return __ixgbe_rxr_rx(ring, bi, desc, data, size);
 }
 
 #else /* CONFIG_RX_RESERVE */
@@ -145,12 +182,17 @@ static inline bool ixgbe_rxr_is_queue(const struct ixgbe_adapter *adapter,
 	return false;
 }
 
-static inline void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter) { }
+static inline u16 ixgbe_rxr_rss_queues(const struct ixgbe_adapter *adapter)
+{
+	return adapter->num_rx_queues;
+}
 
-static inline bool ixgbe_rxr_ring(const struct ixgbe_ring *ring)
+static inline bool ixgbe_rxr_relayout(struct ixgbe_adapter *adapter)
 {
 	return false;
 }
+
+static inline void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter) { }
 
 static inline void ixgbe_rxr_fill(struct ixgbe_ring *ring) { }
 static inline void ixgbe_rxr_clean_ring(struct ixgbe_ring *ring) { }
@@ -166,12 +208,15 @@ static inline struct page *ixgbe_rxr_lend(struct ixgbe_ring *ring)
 	return NULL;
 }
 
-static inline bool ixgbe_rxr_rx(struct ixgbe_ring *ring,
-				struct ixgbe_rx_buffer *bi,
-				union ixgbe_adv_rx_desc *desc,
-				const void *data, unsigned int size)
+static inline void ixgbe_rxr_unlend(struct page *page) { }
+
+static inline enum ixgbe_rxr_verdict ixgbe_rxr_rx(struct ixgbe_ring *ring,
+						  struct ixgbe_rx_buffer *bi,
+						  union ixgbe_adv_rx_desc *desc,
+						  const void *data,
+						  unsigned int size)
 {
-	return false;
+	return IXGBE_RXR_PASS;
 }
 
 static inline int ixgbe_rxr_check_rule(struct ixgbe_adapter *adapter,

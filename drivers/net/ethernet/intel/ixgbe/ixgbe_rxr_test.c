@@ -44,7 +44,7 @@ static void ixgbe_rxr_test_queue_index(struct kunit *test)
 	/* No room left in the rx_ring array and the netdev's queues. */
 	KUNIT_EXPECT_EQ(test, ixgbe_rxr_queue_index(64, MAX_RX_QUEUES, true,
 						    true), -1);
-	/* Flag off, no MSI-X, no queues laid out. */
+	/* Flag off, perfect filters off (ntuple off), no queues laid out. */
 	KUNIT_EXPECT_EQ(test, ixgbe_rxr_queue_index(8, MAX_RX_QUEUES, true,
 						    false), -1);
 	KUNIT_EXPECT_EQ(test, ixgbe_rxr_queue_index(8, MAX_RX_QUEUES, false,
