@@ -17,6 +17,7 @@ QUEUES ?= 4
 CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
+	ethtool \
 	test test-tools test-kunit test-selftests test-upstream \
 	boot demo patches checkpatch w1 clean distclean FORCE
 
@@ -59,7 +60,11 @@ $(BUILD)/bin/%: tests/bench/src/%.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
-initramfs: deps tree
+# Debian's ethtool 6.1 with tools/ethtool/*.patch, for the guest image.
+ethtool: deps
+	@mk/ethtool.sh
+
+initramfs: deps tree ethtool
 	@mk/initramfs.sh
 
 # The whole suite: builds what it needs, prints TAP, a timing line per phase

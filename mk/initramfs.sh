@@ -3,9 +3,10 @@
 #
 # initramfs.sh: build the guest image, build/initramfs.cpio.gz.
 #
-# busybox-static provides the shell and core tools.  ethtool, iproute2,
-# nbd-client, open-iscsi, nvme-cli and bash come from the host's Debian
-# packages with the shared libraries they need.  The project's kselftests and
+# busybox-static provides the shell and core tools.  iproute2, nbd-client,
+# open-iscsi, nvme-cli and bash come from the host's Debian packages with
+# the shared libraries they need; ethtool is Debian's 6.1 with the project's
+# patch (mk/ethtool.sh), which adds --show-rx-reserve.  The project's kselftests and
 # a selection of upstream ones are laid out under /kselftest as in
 # tools/testing/selftests, and the project's test programs are built here.
 # The bench appends a second, per-run archive with the script to run.
@@ -20,7 +21,9 @@ sft=$tree/tools/testing/selftests
 PATH=$PATH:/usr/sbin:/sbin
 
 # Host programs for the guest, with the Debian package each comes from.
-progs="bash ethtool ip jq nbd-client iscsiadm iscsid nvme"
+progs="bash ip jq nbd-client iscsiadm iscsid nvme"
+ethtool_bin=$BUILD/ethtool/bin/ethtool
+[ -x "$ethtool_bin" ] || { echo "initramfs: run make ethtool first" >&2; exit 1; }
 
 # Upstream kselftests run as a regression guard (tests/upstream.list),
 # plus the library files they and the project's tests source.
@@ -36,6 +39,7 @@ inputs()
 	dpkg-query -W busybox-static bash ethtool iproute2 jq nbd-client \
 		open-iscsi nvme-cli coreutils libc6
 	cat "$BUILD/patched/out/include/generated/uapi/linux/version.h"
+	cat "$ethtool_bin"
 }
 stamp=$(inputs 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -87,6 +91,10 @@ for p in $progs; do
 	copy_libs "$real"
 	[ "$(basename "$dst")" = "$p" ] || ln -sf "/$dst" "usr/bin/$p"
 done
+
+# The patched ethtool, where Debian's would be.
+cp "$ethtool_bin" usr/sbin/ethtool
+copy_libs "$ethtool_bin"
 
 # busybox for everything else (never shadowing a real program).  Debian's
 # busybox-static shell prefers its own applets to programs on PATH, so the

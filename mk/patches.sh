@@ -17,7 +17,8 @@ export GIT_DIR=$BUILD/patched/linux/.git GIT_INDEX_FILE=$tmp/index
 
 die() { echo "patches: $*" >&2; exit 1; }
 
-git ls-files -co --exclude-standard -- drivers net include tools Documentation |
+git ls-files -co --exclude-standard -- drivers net include tools Documentation \
+	':(exclude)tools/ethtool' |
 	sort -u > "$tmp/overlay"
 : > "$tmp/claimed"
 

@@ -94,7 +94,10 @@ fi
 list=$(mktemp)
 trap 'rm -f "$list" "$list.old"' EXIT
 # shellcheck disable=SC2086
-git ls-files -co --exclude-standard -- $overlay_dirs | sort -u > "$list"
+# tools/ethtool holds the patch for Debian's ethtool (mk/ethtool.sh), not
+# kernel files.
+git ls-files -co --exclude-standard -- $overlay_dirs ':(exclude)tools/ethtool' |
+	sort -u > "$list"
 if [ -s "$list" ]; then
 	clash=$(git_t ls-tree -r --name-only base -- $(cat "$list") | head -5)
 	[ -z "$clash" ] || die "these overlay files exist in the kernel; change" \

@@ -143,6 +143,15 @@ phase_tools()
 		tap_from "tools: $(basename "$t" .sh): " "$results/$(basename "$t").tap"
 		[ "$rc" -eq 0 ] || tap fail "tools: $t" "exit $rc"
 	done
+	# ethtool's own test suite, on the patched ethtool of the guest image.
+	if mk/ethtool.sh check > "$results/ethtool-check.log" 2>&1; then
+		tap pass "tools: ethtool 6.1 make check, with tools/ethtool patches" \
+			"$(grep -E '^# PASS' "$results/ethtool-check.log" | tr -s ' ')"
+	else
+		tail -n 10 "$results/ethtool-check.log" | sed 's/^/# /'
+		tap fail "tools: ethtool 6.1 make check, with tools/ethtool patches" \
+			"see $results/ethtool-check.log"
+	fi
 	phase_end
 }
 
@@ -179,9 +188,9 @@ phase_kunit()
 # as the reserve queue; e1000e:msi runs it on MSI (e1000e.IntMode=1),
 # where queue 1 has no vector: the fallback alone.
 selftest_guests=(
-	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh"
-	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh"
-	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh"
+	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh"
+	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
+	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh"
 	"e1000e:msi --append e1000e.IntMode=1 -- e1000e_admin.sh e1000e_flood.sh"
 )

@@ -7,6 +7,7 @@
 #ifndef _NET_RX_RESERVE_H
 #define _NET_RX_RESERVE_H
 
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/in6.h>
 #include <linux/jump_label.h>
@@ -16,6 +17,7 @@
 struct ethtool_rx_flow_spec;
 struct ethtool_rxnfc;
 struct net_device;
+struct notifier_block;
 struct page;
 struct rxr_dev;
 struct rxr_flow;
@@ -102,6 +104,60 @@ enum rxr_dev_stat {
 /* Name of the ethtool private flag that switches rx-reserve on a device. */
 #define RXR_PRIV_FLAG	"rx-reserve"
 
+/* Counters of rxr_ethtool_get_stats() and struct rxr_dev_state. */
+#define RXR_ETHTOOL_NSTATS	14
+
+/**
+ * struct rxr_flow_state - a priority flow, as rxr_dev_read_state() saw it
+ * @tuple: the flow as received
+ * @ino: its socket's inode number (0: none)
+ * @slot: its filter slot, or -1 in software
+ * @mark: %RXR_MARK_MEMALLOC and %RXR_MARK_SOCKOPT
+ * @pool_pages: pages of its pool (0: no pool)
+ * @pool_free: of those, pages free in the pool
+ */
+struct rxr_flow_state {
+	struct rxr_tuple tuple;
+	u64 ino;
+	int slot;
+	u8 mark;
+	u32 pool_pages;
+	u32 pool_free;
+};
+
+/* Why a flow is a priority flow (struct rxr_flow_state.mark). */
+#define RXR_MARK_MEMALLOC	BIT(0)	/* sk_set_memalloc() */
+#define RXR_MARK_SOCKOPT	BIT(1)	/* SO_RX_RESERVE */
+
+/**
+ * struct rxr_dev_state - a device's rx-reserve, for netlink
+ * @enabled: the private flag
+ * @emergency: in emergency mode
+ * @reserve_queue: the reserve queue, or -1
+ * @slots: filter slots the driver offered
+ * @slot_base: the first slot's ntuple location
+ * @approx_slots: a slot steers an RSS bucket, not the flow alone
+ * @stat: rxr_ethtool_get_stats()'s counters, in its order
+ * @nflows: entries of @flows
+ * @flows: the device's flows; free with rxr_dev_free_state()
+ */
+struct rxr_dev_state {
+	bool enabled;
+	bool emergency;
+	int reserve_queue;
+	u32 slots;
+	u32 slot_base;
+	bool approx_slots;
+	u64 stat[RXR_ETHTOOL_NSTATS];
+	unsigned int nflows;
+	struct rxr_flow_state *flows;
+};
+
+/* Events of rxr_register_notifier()'s chain; the data is the net_device. */
+enum rxr_event {
+	RXR_EVENT_EMERGENCY,	/* emergency mode went on or off */
+};
+
 #if IS_ENABLED(CONFIG_RX_RESERVE)
 
 DECLARE_STATIC_KEY_FALSE(rxr_flows_key);
@@ -139,6 +195,10 @@ void rxr_rx_alloc_failed(struct net_device *dev);
 int rxr_ethtool_sset_count(const struct net_device *dev);
 void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data);
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data);
+int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st);
+void rxr_dev_free_state(struct rxr_dev_state *st);
+int rxr_register_notifier(struct notifier_block *nb);
+int rxr_unregister_notifier(struct notifier_block *nb);
 
 /**
  * rxr_active() - whether any priority flow exists
@@ -267,6 +327,24 @@ static inline void rxr_ethtool_get_strings(const struct net_device *dev,
 					   u8 **data) { }
 static inline void rxr_ethtool_get_stats(const struct net_device *dev,
 					 u64 **data) { }
+
+static inline int rxr_dev_read_state(struct net_device *dev,
+				     struct rxr_dev_state *st)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void rxr_dev_free_state(struct rxr_dev_state *st) { }
+
+static inline int rxr_register_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int rxr_unregister_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
 
 #endif /* CONFIG_RX_RESERVE */
 

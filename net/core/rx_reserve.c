@@ -13,6 +13,7 @@
 #include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/notifier.h>
 #include <linux/proc_fs.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
@@ -134,6 +135,9 @@ static void rxr_dev_put(struct rxr_dev *rdev)
 }
 
 static void rxr_dev_sync_work(struct work_struct *work);
+static void rxr_dev_ntf_work(struct work_struct *work);
+static void rxr_emergency_set(struct rxr_dev *rdev, bool on,
+			      unsigned long now, const char *reason);
 
 static struct rxr_dev *rxr_dev_alloc(struct net_device *dev, gfp_t gfp)
 {
@@ -157,6 +161,7 @@ static struct rxr_dev *rxr_dev_alloc(struct net_device *dev, gfp_t gfp)
 	rdev->enabled = true;
 	mutex_init(&rdev->slot_mutex);
 	INIT_WORK(&rdev->sync_work, rxr_dev_sync_work);
+	INIT_WORK(&rdev->ntf_work, rxr_dev_ntf_work);
 	return rdev;
 }
 
@@ -186,6 +191,55 @@ static struct rxr_dev *rxr_dev_get_locked(struct net_device *dev,
 	list_add_tail(&rdev->node, &rxr_dev_list);
 	rcu_assign_pointer(dev->rx_reserve, rdev);
 	return rdev;
+}
+
+static BLOCKING_NOTIFIER_HEAD(rxr_notifier);
+
+/**
+ * rxr_register_notifier() - hear of rx-reserve's events
+ * @nb: the notifier; called in process context with RTNL held, with an
+ *	&enum rxr_event and the net_device
+ *
+ * Return: 0.
+ */
+int rxr_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&rxr_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(rxr_register_notifier);
+
+/**
+ * rxr_unregister_notifier() - stop hearing of rx-reserve's events
+ * @nb: the notifier
+ *
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int rxr_unregister_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&rxr_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(rxr_unregister_notifier);
+
+static void rxr_dev_ntf_work(struct work_struct *work)
+{
+	struct rxr_dev *rdev = container_of(work, struct rxr_dev, ntf_work);
+
+	rtnl_lock();
+	if (!rdev->dead)
+		blocking_notifier_call_chain(&rxr_notifier, RXR_EVENT_EMERGENCY,
+					     rdev->dev);
+	rtnl_unlock();
+	rxr_dev_put(rdev);
+}
+
+/* Tell the notifier chain that emergency mode changed.  Any context. */
+static void rxr_dev_notify(struct rxr_dev *rdev)
+{
+	if (rdev->dead)
+		return;
+	refcount_inc(&rdev->refcnt);
+	if (!queue_work(system_wq, &rdev->ntf_work))
+		rxr_dev_put(rdev);
 }
 
 /* Queue the steering work of a device with slots.  rxr_lock held. */
@@ -484,6 +538,7 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	flow = rxr_flow_create(mark, READ_ONCE(rxr_pool_pages));
 	if (!flow)
 		return -ENOMEM;
+	flow->ino = sock_i_ino(sk);
 
 	spin_lock_bh(&rxr_lock);
 	if (sk->sk_rx_reserve) {
@@ -1021,8 +1076,8 @@ void rxr_dev_detach(struct net_device *dev)
 	spin_unlock_bh(&rxr_lock);
 	rxr_dev_sync(rdev);
 	spin_lock_bh(&rxr_lock);
+	rxr_emergency_set(rdev, false, jiffies, "disabled");
 	rdev->attached = false;
-	rdev->emergency = false;
 	memset(&rdev->caps, 0, sizeof(rdev->caps));
 	rdev->caps.reserve_queue = -1;
 	spin_unlock_bh(&rxr_lock);
@@ -1052,12 +1107,8 @@ int rxr_dev_set_enabled(struct net_device *dev, bool on)
 		return on ? -EOPNOTSUPP : 0;
 	spin_lock_bh(&rxr_lock);
 	rdev->enabled = on;
-	if (!on && rdev->emergency) {
-		rdev->emergency = false;
-		rdev->emergency_ms += jiffies_to_msecs(jiffies -
-						       rdev->emergency_since);
-		trace_rxr_emergency(dev, false, "disabled");
-	}
+	if (!on)
+		rxr_emergency_set(rdev, false, jiffies, "disabled");
 	list_for_each_entry(flow, &rdev->flows, dev_node)
 		flow->hw_failed = false;
 	spin_unlock_bh(&rxr_lock);
@@ -1482,6 +1533,7 @@ static void rxr_emergency_set(struct rxr_dev *rdev, bool on,
 						       rdev->emergency_since);
 	}
 	trace_rxr_emergency(rdev->dev, on, reason);
+	rxr_dev_notify(rdev);
 }
 
 /* The monitor's look at one device.  rxr_lock held. */
@@ -1749,6 +1801,86 @@ void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
 	*data += ARRAY_SIZE(rxr_stat_names);
 }
 EXPORT_SYMBOL_GPL(rxr_ethtool_get_stats);
+
+static_assert(ARRAY_SIZE(rxr_stat_names) == RXR_ETHTOOL_NSTATS);
+
+/* Copy @rdev's flows to @fs, at most @max.  rxr_lock held. */
+static unsigned int rxr_dev_flows(struct rxr_dev *rdev,
+				  struct rxr_flow_state *fs, unsigned int max)
+{
+	struct rxr_flow *flow;
+	unsigned int n = 0;
+
+	list_for_each_entry(flow, &rdev->flows, dev_node) {
+		if (n == max)
+			break;
+		fs[n].tuple = flow->tuple;
+		fs[n].ino = flow->ino;
+		fs[n].slot = flow->slot;
+		fs[n].mark = flow->mark;
+		if (flow->pool) {
+			fs[n].pool_pages = rxr_pool_size(flow->pool);
+			fs[n].pool_free = rxr_pool_free_pages(flow->pool);
+		}
+		n++;
+	}
+	return n;
+}
+
+/**
+ * rxr_dev_read_state() - a device's rx-reserve, flows included
+ * @dev: the device
+ * @st: filled; rxr_dev_free_state() frees what it holds
+ *
+ * For the ethtool netlink view.  The flows are those registered when the
+ * copy is made.
+ *
+ * Context: process context, RTNL held.
+ * Return: 0; -EOPNOTSUPP if no driver attached @dev; -ENOMEM.
+ */
+int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
+{
+	struct rxr_dev_info info;
+	struct rxr_dev *rdev;
+	unsigned int n;
+
+	ASSERT_RTNL();
+	memset(st, 0, sizeof(*st));
+	rdev = rxr_dev_deref(dev);
+	if (!rdev || !rdev->attached)
+		return -EOPNOTSUPP;
+	/* Flows come and go under rxr_lock: room for a few more. */
+	n = READ_ONCE(rdev->nflows) + 8;
+	st->flows = kvcalloc(n, sizeof(*st->flows), GFP_KERNEL);
+	if (!st->flows)
+		return -ENOMEM;
+
+	rxr_dev_get_info(rdev, &info);
+	rxr_info_to_array(&info, st->stat);
+	spin_lock_bh(&rxr_lock);
+	st->nflows = rxr_dev_flows(rdev, st->flows, n);
+	st->enabled = rdev->enabled;
+	st->emergency = rdev->emergency;
+	st->reserve_queue = rdev->caps.reserve_queue;
+	st->slots = rdev->caps.hw_slots;
+	st->slot_base = rdev->caps.slot_base;
+	st->approx_slots = rdev->caps.approx_slots;
+	spin_unlock_bh(&rxr_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_read_state);
+
+/**
+ * rxr_dev_free_state() - free what rxr_dev_read_state() allocated
+ * @st: the state
+ */
+void rxr_dev_free_state(struct rxr_dev_state *st)
+{
+	kvfree(st->flows);
+	st->flows = NULL;
+	st->nflows = 0;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_free_state);
 
 /* /proc/net/rx_reserve */
 

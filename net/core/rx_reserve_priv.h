@@ -18,10 +18,6 @@
 #define RXR_DEV_MAX_SLOTS	1024
 #define RXR_DEV_MAX_FLOWS	64
 
-/* Why a socket is a priority flow. */
-#define RXR_MARK_MEMALLOC	BIT(0)	/* sk_set_memalloc() */
-#define RXR_MARK_SOCKOPT	BIT(1)	/* SO_RX_RESERVE */
-
 enum rxr_fallback_policy {
 	RXR_FALLBACK_RANDOM,
 	RXR_FALLBACK_WEIGHTED,
@@ -44,6 +40,7 @@ enum rxr_fallback_policy {
  * @hw_failed: its filter insert failed; retried when a slot frees up
  * @hits: packets the classifier matched recently, decayed by the monitor
  * @mark: %RXR_MARK_MEMALLOC and %RXR_MARK_SOCKOPT
+ * @ino: the socket's inode number, as in /proc/net/tcp
  */
 struct rxr_flow {
 	struct list_head node;
@@ -61,6 +58,7 @@ struct rxr_flow {
 	bool hw_failed;
 	atomic_t hits;
 	u8 mark;
+	unsigned long ino;
 };
 
 struct rxr_dev_pcpu_stats {
@@ -104,6 +102,7 @@ struct rxr_flow_set {
  * @slot_owner: the flow of each slot, under rxr_lock
  * @slot_installed: slots with a filter in the device, under @slot_mutex
  * @sync_work: installs and removes filters
+ * @ntf_work: tells rx-reserve's notifier chain of an emergency transition
  * @stats: counters the driver feeds with rxr_dev_count()
  */
 struct rxr_dev {
@@ -131,6 +130,7 @@ struct rxr_dev {
 	struct rxr_flow **slot_owner;
 	unsigned long *slot_installed;
 	struct work_struct sync_work;
+	struct work_struct ntf_work;
 	struct rxr_dev_pcpu_stats __percpu *stats;
 };
 
