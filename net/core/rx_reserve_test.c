@@ -821,6 +821,101 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vals[8], 2);	/* recycled */
 }
 
+/* The ethtool netlink view: a device's state, and emergency notifications. */
+
+struct rxrt_ntf {
+	struct notifier_block nb;
+	struct net_device *dev;
+	atomic_t events;
+};
+
+static int rxrt_ntf_event(struct notifier_block *nb, unsigned long event,
+			  void *ptr)
+{
+	struct rxrt_ntf *n = container_of(nb, struct rxrt_ntf, nb);
+
+	ASSERT_RTNL();
+	if (event == RXR_EVENT_EMERGENCY && ptr == n->dev)
+		atomic_inc(&n->events);
+	return NOTIFY_OK;
+}
+
+static void rxrt_ntf_unregister(void *data)
+{
+	rxr_unregister_notifier(data);
+}
+
+static void rxr_test_read_state(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *flow[2];
+	struct rxr_dev_state st;
+	struct rxrt_ntf *n;
+	struct rxr_tuple t;
+	int i, err;
+
+	rtnl_lock();
+	err = rxr_dev_read_state(dev, &st);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, err, -EOPNOTSUPP);
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, 1));
+	for (i = 0; i < 2; i++) {
+		flow[i] = rxrt_flow_new(test, 4 + i);
+		rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 42000 + i);
+		KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[i], dev, &t));
+	}
+	rxrt_sync(dev);
+
+	rtnl_lock();
+	err = rxr_dev_read_state(dev, &st);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, st.enabled);
+	KUNIT_EXPECT_FALSE(test, st.emergency);
+	KUNIT_EXPECT_EQ(test, st.reserve_queue, 3);
+	KUNIT_EXPECT_EQ(test, st.slots, 1);
+	KUNIT_EXPECT_EQ(test, st.slot_base, RXRT_BASE);
+	KUNIT_EXPECT_FALSE(test, st.approx_slots);
+	KUNIT_ASSERT_EQ(test, st.nflows, 2);
+	/* The first flow took the slot, the second is in software. */
+	KUNIT_EXPECT_EQ(test, st.flows[0].slot, 0);
+	KUNIT_EXPECT_EQ(test, st.flows[1].slot, -1);
+	KUNIT_EXPECT_EQ(test, ntohs(st.flows[1].tuple.dport), 42001);
+	KUNIT_EXPECT_EQ(test, st.flows[1].pool_pages, 5);
+	KUNIT_EXPECT_EQ(test, st.flows[1].pool_free, 5);
+	KUNIT_EXPECT_EQ(test, st.flows[0].mark, RXR_MARK_SOCKOPT);
+	KUNIT_EXPECT_EQ(test, st.stat[0], 1);	/* flows_hw */
+	KUNIT_EXPECT_EQ(test, st.stat[1], 1);	/* flows_sw */
+	rxr_dev_free_state(&st);
+	KUNIT_EXPECT_NULL(test, st.flows);
+
+	/* Emergency transitions reach the notifier chain, under RTNL. */
+	n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->nb.notifier_call = rxrt_ntf_event;
+	n->dev = dev;
+	KUNIT_ASSERT_EQ(test, 0, rxr_register_notifier(&n->nb));
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+				 rxrt_ntf_unregister, &n->nb));
+	rxr_rx_alloc_failed(dev);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	for (i = 0; i < 100 && atomic_read(&n->events) < 1; i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->events), 1);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
+	err = rxr_dev_read_state(dev, &st);
+	rtnl_unlock();
+	for (i = 0; i < 100 && atomic_read(&n->events) < 2; i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->events), 2);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_FALSE(test, st.enabled);
+	KUNIT_EXPECT_FALSE(test, st.emergency);
+	rxr_dev_free_state(&st);
+}
+
 static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_registry_memalloc_v4),
 	KUNIT_CASE(rxr_test_registry_sockopt_v6),
@@ -832,6 +927,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),
 	KUNIT_CASE(rxr_test_ethtool_stats),
+	KUNIT_CASE(rxr_test_read_state),
 	{}
 };
 
