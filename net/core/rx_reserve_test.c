@@ -896,19 +896,19 @@ static void rxr_test_read_state(struct kunit *test)
 	n->nb.notifier_call = rxrt_ntf_event;
 	n->dev = dev;
 	KUNIT_ASSERT_EQ(test, 0, rxr_register_notifier(&n->nb));
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
-				 rxrt_ntf_unregister, &n->nb));
+	err = kunit_add_action_or_reset(test, rxrt_ntf_unregister, &n->nb);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	rxr_rx_alloc_failed(dev);
 	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
-	for (i = 0; i < 100 && atomic_read(&n->events) < 1; i++)
-		msleep(10);
+	for (i = 0; i < 50 && atomic_read(&n->events) < 1; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->events), 1);
 	rtnl_lock();
 	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
 	err = rxr_dev_read_state(dev, &st);
 	rtnl_unlock();
-	for (i = 0; i < 100 && atomic_read(&n->events) < 2; i++)
-		msleep(10);
+	for (i = 0; i < 50 && atomic_read(&n->events) < 2; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->events), 2);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_FALSE(test, st.enabled);
