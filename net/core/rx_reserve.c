@@ -10,7 +10,7 @@
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/jhash.h>
+#include <linux/rhashtable.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/notifier.h>
@@ -46,13 +46,25 @@ static DEFINE_SPINLOCK(rxr_lock);
 static LIST_HEAD(rxr_flow_list);
 static LIST_HEAD(rxr_dev_list);
 static unsigned int rxr_nflows;
-static u32 rxr_hash_seed __read_mostly;
+
+/*
+ * The classifier: every registered flow of every device, keyed by device
+ * and tuple, so a lookup costs the same with 1 flow or 10,000.
+ */
+static struct rhashtable rxr_flow_ht;
+static const struct rhashtable_params rxr_flow_ht_params = {
+	.key_len		= sizeof(struct rxr_flow_key),
+	.key_offset		= offsetof(struct rxr_flow, key),
+	.head_offset		= offsetof(struct rxr_flow, hnode),
+	.automatic_shrinking	= true,
+};
 
 /* Global counters, shown in /proc/net/rx_reserve. */
 static atomic_t rxr_pages_total;
 static atomic64_t rxr_nopool_cap;
 static atomic64_t rxr_nopool_enomem;
 static atomic64_t rxr_nodev;
+static atomic64_t rxr_nohash;
 
 /* Sysctls, see rxr_sysctl[]. */
 static int rxr_pool_pages __read_mostly = 256;
@@ -72,13 +84,6 @@ static void rxr_key_work_fn(struct work_struct *work)
 {
 	while (atomic_dec_if_positive(&rxr_key_pending) >= 0)
 		static_branch_dec(&rxr_flows_key);
-}
-
-static u32 rxr_tuple_hash(const struct rxr_tuple *t)
-{
-	BUILD_BUG_ON(sizeof(*t) % sizeof(u32));
-	return jhash2((const u32 *)t, sizeof(*t) / sizeof(u32),
-		      rxr_hash_seed);
 }
 
 static struct rxr_dev *rxr_dev_deref(const struct net_device *dev)
@@ -274,11 +279,11 @@ static void rxr_flow_put(struct rxr_flow *flow)
 /* Take @flow off its device.  rxr_lock held. */
 static void __rxr_flow_unbind(struct rxr_flow *flow)
 {
-	struct rxr_dev *rdev = flow->rdev;
+	struct rxr_dev *rdev = flow->key.rdev;
 
 	if (!rdev)
 		return;
-	hlist_del_init_rcu(&flow->hnode);
+	rhashtable_remove_fast(&rxr_flow_ht, &flow->hnode, rxr_flow_ht_params);
 	list_del_init(&flow->dev_node);
 	rdev->nflows--;
 	if (flow->slot >= 0) {
@@ -288,31 +293,42 @@ static void __rxr_flow_unbind(struct rxr_flow *flow)
 	} else {
 		rxr_set_del(&rdev->sw, flow);
 	}
-	WRITE_ONCE(flow->rdev, NULL);
+	WRITE_ONCE(flow->key.rdev, NULL);
 	rxr_dev_kick(rdev);
-	trace_rxr_flow_unregister(rdev->dev, &flow->tuple,
+	trace_rxr_flow_unregister(rdev->dev, &flow->key.tuple,
 				  flow->pool ? rxr_pool_size(flow->pool) : 0);
 }
 
-/* Register @flow with @rdev as @t.  rxr_lock held. */
-static void __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
-			    const struct rxr_tuple *t)
+/*
+ * Register @flow with @rdev as @t.  rxr_lock held.  Returns 0, or the
+ * classifier table's error (-ENOMEM, -EBUSY while it grows), which leaves
+ * the flow unregistered and counted in nohash.
+ */
+static int __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
+			   const struct rxr_tuple *t)
 {
-	if (flow->rdev == rdev && !memcmp(&flow->tuple, t, sizeof(*t)))
-		return;
+	int err;
+
+	if (flow->key.rdev == rdev && !memcmp(&flow->key.tuple, t, sizeof(*t)))
+		return 0;
 	__rxr_flow_unbind(flow);
-	flow->tuple = *t;
-	flow->hash = rxr_tuple_hash(t);
-	WRITE_ONCE(flow->rdev, rdev);
+	flow->key.tuple = *t;
+	WRITE_ONCE(flow->key.rdev, rdev);
+	err = rhashtable_insert_fast(&rxr_flow_ht, &flow->hnode,
+				     rxr_flow_ht_params);
+	if (err) {
+		WRITE_ONCE(flow->key.rdev, NULL);
+		atomic64_inc(&rxr_nohash);
+		return err;
+	}
 	flow->hw_failed = false;
 	list_add_tail(&flow->dev_node, &rdev->flows);
 	rdev->nflows++;
-	hlist_add_head_rcu(&flow->hnode,
-			   &rdev->hash[hash_min(flow->hash, RXR_HASH_BITS)]);
 	rxr_set_add(&rdev->sw, flow);
 	rxr_dev_kick(rdev);
 	trace_rxr_flow_register(rdev->dev, t,
 				flow->pool ? rxr_pool_size(flow->pool) : 0);
+	return 0;
 }
 
 /**
@@ -337,7 +353,6 @@ struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
 	if (!flow)
 		return NULL;
 	INIT_LIST_HEAD(&flow->dev_node);
-	INIT_HLIST_NODE(&flow->hnode);
 	refcount_set(&flow->refcnt, 1);
 	WRITE_ONCE(flow->slot, -1);
 	flow->set_idx = -1;
@@ -398,8 +413,9 @@ EXPORT_SYMBOL_IF_KUNIT(rxr_flow_release);
  * @dev: the device
  * @t: the flow as received on @dev
  *
- * Return: 0, or -ENODEV if @dev is going away or its state could not be
- * allocated.
+ * Return: 0, -ENODEV if @dev is going away or its state could not be
+ * allocated, or -ENOMEM or -EBUSY if the classifier's table could not
+ * take the flow.
  */
 VISIBLE_IF_KUNIT int rxr_flow_bind(struct rxr_flow *flow,
 				   struct net_device *dev,
@@ -411,7 +427,7 @@ VISIBLE_IF_KUNIT int rxr_flow_bind(struct rxr_flow *flow,
 	spin_lock_bh(&rxr_lock);
 	rdev = rxr_dev_get_locked(dev, NULL);
 	if (rdev) {
-		__rxr_flow_bind(flow, rdev, t);
+		err = __rxr_flow_bind(flow, rdev, t);
 	} else {
 		__rxr_flow_unbind(flow);
 		atomic64_inc(&rxr_nodev);
@@ -869,7 +885,7 @@ VISIBLE_IF_KUNIT void rxr_dev_sync(struct rxr_dev *rdev)
 		spin_lock_bh(&rxr_lock);
 		op = rxr_sync_next(rdev, &slot, &flow);
 		if (op == RXR_SYNC_INS)
-			t = flow->tuple;
+			t = flow->key.tuple;
 		spin_unlock_bh(&rxr_lock);
 
 		if (op == RXR_SYNC_NONE)
@@ -1312,7 +1328,7 @@ EXPORT_SYMBOL_GPL(rxr_parse);
  * @len: bytes at @data: the headers are enough
  *
  * Meant for the driver's RX path, before any skb is built: one hash
- * lookup of the frame's 5-tuple among the flows registered with @dev.
+ * lookup of @dev and the frame's 5-tuple among the registered flows.
  *
  * Context: RCU read side (a NAPI poll is one); the flow stays valid in it.
  * Return: the flow, or NULL for a frame of no priority flow.
@@ -1320,25 +1336,16 @@ EXPORT_SYMBOL_GPL(rxr_parse);
 struct rxr_flow *rxr_classify(const struct net_device *dev,
 			      const void *data, unsigned int len)
 {
+	struct rxr_flow_key key;
 	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	struct rxr_tuple t;
-	u32 hash;
 
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (!rdev || !rxr_parse(data, len, &t))
+	key.rdev = rcu_dereference(dev->rx_reserve);
+	if (!key.rdev || !rxr_parse(data, len, &key.tuple))
 		return NULL;
-	hash = rxr_tuple_hash(&t);
-	hlist_for_each_entry_rcu(flow,
-				 &rdev->hash[hash_min(hash, RXR_HASH_BITS)],
-				 hnode) {
-		if (flow->hash == hash &&
-		    !memcmp(&flow->tuple, &t, sizeof(t))) {
-			atomic_inc(&flow->hits);
-			return flow;
-		}
-	}
-	return NULL;
+	flow = rhashtable_lookup(&rxr_flow_ht, &key, rxr_flow_ht_params);
+	if (flow)
+		atomic_inc(&flow->hits);
+	return flow;
 }
 EXPORT_SYMBOL_GPL(rxr_classify);
 
@@ -1456,7 +1463,7 @@ int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk)
 
 	if (!flow || READ_ONCE(flow->slot) < 0)
 		return -1;
-	rdev = READ_ONCE(flow->rdev);
+	rdev = READ_ONCE(flow->key.rdev);
 	if (!rdev || rdev->dev != dev || !READ_ONCE(rdev->enabled))
 		return -1;
 	return rdev->caps.reserve_queue;
@@ -1814,7 +1821,7 @@ static unsigned int rxr_dev_flows(struct rxr_dev *rdev,
 	list_for_each_entry(flow, &rdev->flows, dev_node) {
 		if (n == max)
 			break;
-		fs[n].tuple = flow->tuple;
+		fs[n].tuple = flow->key.tuple;
 		fs[n].ino = flow->ino;
 		fs[n].slot = flow->slot;
 		fs[n].mark = flow->mark;
@@ -1887,7 +1894,7 @@ EXPORT_SYMBOL_GPL(rxr_dev_free_state);
 static void rxr_proc_flow(struct seq_file *seq, const struct net_device *dev,
 			  const struct rxr_flow *flow)
 {
-	const struct rxr_tuple *t = &flow->tuple;
+	const struct rxr_tuple *t = &flow->key.tuple;
 	static const char * const marks[] = {
 		"none", "memalloc", "sockopt", "memalloc,sockopt",
 	};
@@ -1924,12 +1931,13 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			pool_free += rxr_pool_free_pages(flow->pool);
 	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
 		   pool_free, READ_ONCE(rxr_max_pages),
 		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
-		   atomic64_read(&rxr_nodev), rxr_active());
+		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),
+		   rxr_active());
 
 	rtnl_lock();
 	for_each_netdev(net, dev) {
@@ -2081,7 +2089,11 @@ static int __init rxr_init(void)
 {
 	int err;
 
-	rxr_hash_seed = get_random_u32();
+	BUILD_BUG_ON(sizeof(struct rxr_flow_key) !=
+		     sizeof(struct rxr_dev *) + sizeof(struct rxr_tuple));
+	err = rhashtable_init(&rxr_flow_ht, &rxr_flow_ht_params);
+	if (err)
+		return err;
 	/* At most half of memory may be reserved. */
 	rxr_max_pages_max = min_t(unsigned long, totalram_pages() / 2,
 				  INT_MAX);
@@ -2089,7 +2101,7 @@ static int __init rxr_init(void)
 
 	err = register_pernet_subsys(&rxr_net_ops);
 	if (err)
-		return err;
+		goto err_ht;
 	err = register_netdevice_notifier(&rxr_netdev_nb);
 	if (err)
 		goto err_pernet;
@@ -2104,6 +2116,8 @@ err_notifier:
 	unregister_netdevice_notifier(&rxr_netdev_nb);
 err_pernet:
 	unregister_pernet_subsys(&rxr_net_ops);
+err_ht:
+	rhashtable_destroy(&rxr_flow_ht);
 	return err;
 }
 device_initcall(rxr_init);

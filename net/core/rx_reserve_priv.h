@@ -10,11 +10,11 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/rculist.h>
+#include <linux/rhashtable-types.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/rx_reserve.h>
 
-#define RXR_HASH_BITS		8
 #define RXR_DEV_MAX_SLOTS	1024
 #define RXR_DEV_MAX_FLOWS	64
 
@@ -24,17 +24,26 @@ enum rxr_fallback_policy {
 };
 
 /**
+ * struct rxr_flow_key - what the classifier looks a flow up by
+ * @rdev: the device the flow is registered with, or NULL
+ * @tuple: the flow as received, valid while @rdev is set
+ */
+struct rxr_flow_key {
+	struct rxr_dev *rdev;
+	struct rxr_tuple tuple;
+};
+
+/**
  * struct rxr_flow - a priority flow
  * @node: entry in the global flow list, under rxr_lock
- * @hnode: entry in the device's classifier hash, RCU
+ * @hnode: entry in the classifier's table, keyed by @key, RCU
  * @dev_node: entry in the device's flow list, under rxr_lock
  * @rcu: frees the flow after the readers of the hash
  * @refcnt: the socket's reference, and the steering work's while it runs
  * @sk: the socket; no reference, cleared when the socket is destroyed
  * @pool: the flow's pool, or NULL when it could not be allocated
- * @rdev: the device the flow is registered with, or NULL
- * @tuple: the flow as received, valid while @rdev is set
- * @hash: hash of @tuple
+ * @key: the device the flow is registered with (or NULL) and the flow as
+ *	received there: the classifier's key
  * @slot: the hardware filter slot the flow is in, or -1
  * @set_idx: index in the device's hw set (with a slot) or sw set, or -1
  * @hw_failed: its filter insert failed; retried when a slot frees up
@@ -44,15 +53,13 @@ enum rxr_fallback_policy {
  */
 struct rxr_flow {
 	struct list_head node;
-	struct hlist_node hnode;
+	struct rhash_head hnode;
 	struct list_head dev_node;
 	struct rcu_head rcu;
 	refcount_t refcnt;
 	struct sock *sk;
 	struct rxr_pool *pool;
-	struct rxr_dev *rdev;
-	struct rxr_tuple tuple;
-	u32 hash;
+	struct rxr_flow_key key;
 	int slot;
 	int set_idx;
 	bool hw_failed;
@@ -84,7 +91,6 @@ struct rxr_flow_set {
  * @refcnt: the device's reference, and the steering work's while queued
  * @flows: registered flows, under rxr_lock
  * @nflows: number of @flows
- * @hash: the classifier: registered flows by tuple
  * @hw: flows in a hardware slot, whose pools post the reserve queue
  * @sw: flows in software, whose pools may be lent
  * @hand: round robin over @hw for rxr_queue_page()
@@ -112,7 +118,6 @@ struct rxr_dev {
 	refcount_t refcnt;
 	struct list_head flows;
 	unsigned int nflows;
-	struct hlist_head hash[1 << RXR_HASH_BITS];
 	struct rxr_flow_set hw;
 	struct rxr_flow_set sw;
 	atomic_t hand;
