@@ -19,7 +19,7 @@ CMD ?=
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
 	ethtool \
 	test test-tools test-kunit test-selftests test-upstream \
-	boot demo patches checkpatch w1 clean distclean FORCE
+	boot demo bench patches checkpatch w1 clean distclean FORCE
 
 all: kernels initramfs host-tools
 
@@ -49,8 +49,13 @@ w1: kernel
 	@mk/w1.sh
 
 # The bench's own programs, run on the peer side.
-HOST_TOOLS := $(BUILD)/bin/flood $(BUILD)/bin/rxr_sock
+HOST_TOOLS := $(BUILD)/bin/flood $(BUILD)/bin/rxr_sock $(BUILD)/bin/memload
 host-tools: $(HOST_TOOLS)
+
+# memload runs in the guests: static, so it needs nothing of the image.
+$(BUILD)/bin/memload: tests/bench/src/memload.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -static -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/bin/rxr_sock: tools/testing/selftests/drivers/net/rx_reserve/rxr_sock.c
 	@mkdir -p $(dir $@)
@@ -90,8 +95,16 @@ boot: all
 	@tests/bench/qemu-run.sh --kernel $(KERNEL) --nic $(NIC) \
 		--queues $(QUEUES) --verbose -- $(CMD)
 
+# The most telling cell, vanilla then patched, with a progress display.
 demo: all
 	@tests/demo.sh
+
+# Swap over NBD and iSCSI under OOM and flood, vanilla against patched: the
+# table, targets and plots under build/results/bench-*.  BENCH_* variables
+# (tests/bench/bench.sh) pick the cells; the whole default matrix takes
+# about 5 hours here.
+bench: all
+	@tests/bench/bench.sh
 
 patches: tree
 	@mk/patches.sh

@@ -1,0 +1,307 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [--demo]: `make bench` and `make demo`.  Swap on network block
+# storage under OOM and flood, vanilla 6.12 against patched, in QEMU guests.
+#
+# One guest boot per cell.  A cell is a NIC, a storage protocol, a kernel and
+# a flood: the guest swaps on NBD or iSCSI to the peer while memload writes
+# and re-reads about 3x its RAM, and the peer floods the NIC with UDP to
+# closed and unread ports plus a TCP bulk stream into an unread socket.  Every
+# cell first times a pressure-free transfer on the raw device under its flood
+# (the control).  Floods: none; carried (the highest paced rate at which the
+# control transfer stays within 2x of its no-flood time on vanilla, found per
+# NIC at the start of the run); unpaced.  Besides the cells:
+#   - tput: a non-priority TCP stream with the storage flow armed and no
+#     memory pressure, vanilla against patched;
+#   - classify: KUnit's rxr_test_classify_scale, the per-frame cost of
+#     classification from 1 to 10,000 priority flows.
+#
+# Knobs (environment, or make variables of the same name):
+#   BENCH_NICS      virtio-mq virtio e1000e
+#   BENCH_STORAGE   nbd iscsi
+#   BENCH_KERNELS   vanilla patched
+#   BENCH_FLOODS    none carried unpaced
+#   BENCH_RUNS      3          runs of every cell
+#   BENCH_RATES     100000 70000 50000 35000 20000 10000 (calibration, pps)
+#   BENCH_MEM       256        guest RAM (MiB); memload writes 4 x 192 MiB
+#   BENCH_PROCS BENCH_MIB      memload's processes and MiB each (4, 192)
+#   BENCH_SMP       2          vCPUs
+#   BENCH_HANG      120        seconds without swap or load progress = hang
+#   BENCH_LIMIT     480        seconds the load may take
+#   BENCH_TPUT      3          runs of the tput pair per NIC (0: none)
+#   BENCH_OUT       build/results/bench-<date>
+#
+# virtio-mq is virtio-net with 4 queue pairs on a 4-queue tap.  The patched
+# kernel runs it with QEMU's RSS (rss=on), which its reserve queue needs;
+# vanilla runs it without, as BASELINE.md measured it, because vanilla 6.12
+# with rss=on loses its first TCP connection in one boot of two (QEMU 7.2
+# parks a tap queue; patch 0009 is the fix).
+#
+# Output: the table (table.md), the raw logs of every guest, a CSV of swap
+# progress per cell and a PNG plot per NIC and storage (swap-out over time,
+# vanilla against patched), all under BENCH_OUT.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+export BUILD=${BUILD:-$top/build}
+
+demo=""
+[ "${1:-}" = --demo ] && demo=1
+
+NICS=${BENCH_NICS:-virtio-mq virtio e1000e}
+STORAGE=${BENCH_STORAGE:-nbd iscsi}
+KERNELS=${BENCH_KERNELS:-vanilla patched}
+FLOODS=${BENCH_FLOODS:-none carried unpaced}
+RUNS=${BENCH_RUNS:-3}
+RATES=${BENCH_RATES:-100000 70000 50000 35000 20000 10000}
+MEM=${BENCH_MEM:-256}
+PROCS=${BENCH_PROCS:-4}
+MIB=${BENCH_MIB:-192}
+SMP=${BENCH_SMP:-2}
+HANG=${BENCH_HANG:-120}
+LIMIT=${BENCH_LIMIT:-480}
+TPUT=${BENCH_TPUT:-3}
+if [ -n "$demo" ]; then
+	NICS=${DEMO_NIC:-virtio-mq} STORAGE=nbd KERNELS="vanilla patched"
+	FLOODS=${DEMO_FLOOD:-unpaced} RUNS=1 TPUT=0
+fi
+OUT=${BENCH_OUT:-$BUILD/results/$([ -n "$demo" ] && echo demo || echo bench)-$(date +%Y%m%d-%H%M%S)}
+
+die() { echo "bench: $*" >&2; exit 2; }
+
+for v in RUNS MEM PROCS MIB SMP HANG LIMIT TPUT; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || die "BENCH_$v wants a number, not '${!v}'"
+done
+[ "$RUNS" -ge 1 ] || die "BENCH_RUNS wants at least 1"
+for n in $NICS; do
+	case "$n" in virtio-mq|virtio|e1000e) ;; *) die "bad NIC $n" ;; esac
+done
+for s in $STORAGE; do
+	case "$s" in nbd|iscsi) ;; *) die "bad storage $s" ;; esac
+done
+for k in $KERNELS; do
+	case "$k" in vanilla|patched) ;; *) die "bad kernel $k" ;; esac
+done
+for f in $FLOODS; do
+	case "$f" in none|carried|unpaced) ;; *) die "bad flood $f" ;; esac
+done
+for r in $RATES; do
+	[[ $r =~ ^[1-9][0-9]*$ ]] || die "bad rate $r in BENCH_RATES"
+done
+for f in "$BUILD/bin/memload" "$BUILD/bin/flood" "$BUILD/bin/rxr_sock" \
+	 "$BUILD/initramfs.cpio.gz"; do
+	[ -e "$f" ] || die "no $f (run make all)"
+done
+for k in $KERNELS; do
+	[ -e "$BUILD/$k/out/arch/x86/boot/bzImage" ] ||
+		die "no $k kernel (run make kernels)"
+done
+
+mkdir -p "$OUT/cells"
+bench_t0=$(date +%s)
+guest_pid=""
+on_exit()
+{
+	[ -n "$guest_pid" ] && kill "$guest_pid" 2> /dev/null && wait "$guest_pid"
+}
+trap on_exit EXIT
+trap 'echo; echo "bench: interrupted; partial results in $OUT" >&2; exit 130' \
+	INT TERM HUP
+
+# A cell's guest must end even when everything in it hangs: the boot,
+# storage setup and control, the load's own limit, then the report.
+wall=$((LIMIT + 300))
+
+# nic_args NIC KERNEL: qemu-run.sh's options for that NIC.
+nic_args()
+{
+	case "$1" in
+	virtio-mq)
+		local rss=off
+		[ "$2" = patched ] && rss=on
+		echo "--nic virtio-mq --queues 4 --rss $rss"
+		;;
+	*) echo "--nic $1" ;;
+	esac
+}
+
+# peer_args STORAGE: the peers a cell's guest talks to.
+peer_args()
+{
+	local mib=$((PROCS * MIB * 2 + 256))
+
+	PEERS=(--peer "$top/tests/bench/flood-peer.sh 67108864")
+	case "$1" in
+	nbd) PEERS+=(--peer "$top/tests/bench/nbd-peer.sh $mib") ;;
+	iscsi) PEERS+=(--peer "$top/tests/bench/iscsi-peer.sh $mib") ;;
+	esac
+}
+
+# progress DIR LABEL: one status line, rewritten, while the guest runs.
+progress()
+{
+	local t
+
+	while kill -0 "$guest_pid" 2> /dev/null; do
+		t=$(tr -d '\r' < "$1/output.log" 2> /dev/null |
+			awk '$1 == "T" { l = $0 } $1 == "RESULT" && $2 ~ /^ctl_write/ { c = $0 }
+			     END { if (l != "") { split(l, a, " ");
+				printf "%6.0f s  load %5d/%d MiB  swapped out %5d MiB",
+					a[2], a[3], a[4], a[5] * 4 / 1024 }
+			     else if (c != "") print "control done, swap starting"
+			     else print "booting, storage, control transfer" }')
+		printf '\r  %-8s %-70s' "$2" "$t"
+		sleep 2
+	done
+	echo
+}
+
+# guest NAME ARGS...: one guest, logs in $OUT/cells/NAME; returns its exit.
+guest()
+{
+	local name=$1 dir=$OUT/cells/$1 rc
+
+	shift
+	mkdir -p "$dir"
+	tests/bench/qemu-run.sh --out "$dir" --smp "$SMP" --mem "$MEM" \
+		--file "$BUILD/bin/memload:memload" \
+		--file "$top/tests/bench/guest/cell.sh:cell.sh" "$@" \
+		> "$dir/bench.log" 2>&1 &
+	guest_pid=$!
+	if [ -n "$demo" ]; then
+		progress "$dir" "${name%%-*}"
+	fi
+	wait "$guest_pid"
+	rc=$?
+	guest_pid=""
+	echo "$rc" > "$dir/rc"
+	return "$rc"
+}
+
+# result DIR KEY: the last value of KEY in the guest's RESULT lines.
+result()
+{
+	grep -ho "RESULT .*\b$2=[^ ]*" "$1/output.txt" 2> /dev/null |
+		sed -n "s/.*\b$2=\([^ ]*\).*/\1/p" | tail -n 1
+}
+
+elapsed() { echo $(($(date +%s) - $1)); }
+
+echo "bench: results in $OUT"
+echo "bench: NICs [$NICS] storage [$STORAGE] kernels [$KERNELS]" \
+     "floods [$FLOODS], $RUNS run(s) per cell, ${MEM} MiB guests with $SMP vCPUs," \
+     "load $PROCS x $MIB MiB"
+{
+	echo "nics=$NICS"
+	echo "storage=$STORAGE"
+	echo "kernels=$KERNELS"
+	echo "floods=$FLOODS"
+	echo "runs=$RUNS"
+	echo "mem=$MEM smp=$SMP procs=$PROCS mib=$MIB hang=$HANG limit=$LIMIT"
+	echo "commit=$(git -C "$top" rev-parse --short HEAD 2> /dev/null)"
+	echo "date=$(date -u +%FT%TZ)"
+} > "$OUT/params"
+
+# --- Calibration: the carried rate per NIC, on vanilla ---------------------
+declare -A CARRIED
+if [[ " $FLOODS " == *" carried "* ]]; then
+	for nic in $NICS; do
+		t0=$(date +%s)
+		peer_args nbd
+		# shellcheck disable=SC2046
+		guest "calibrate-$nic" --kernel vanilla $(nic_args "$nic" vanilla) \
+			--timeout 600 "${PEERS[@]}" -- \
+			"CELL_MODE=calibrate CELL_STORAGE=nbd CELL_RATES='$RATES' /rxr/cell.sh"
+		r=$(result "$OUT/cells/calibrate-$nic" carried_rate)
+		if ! [[ $r =~ ^[0-9]+$ ]]; then
+			set -- $RATES
+			echo "bench: $nic: no rate carried within 2x (got '${r:-nothing}');" \
+			     "using the lowest, ${*: -1} pps"
+			r=${*: -1}
+		fi
+		CARRIED[$nic]=$r
+		echo "bench: $nic: carried rate $r pps ($(elapsed "$t0") s)"
+		echo "carried_$nic=$r" >> "$OUT/params"
+	done
+fi
+
+# --- The cells ----------------------------------------------------------------
+ncells=0
+for run in $(seq "$RUNS"); do
+	for nic in $NICS; do
+		for st in $STORAGE; do
+			for fl in $FLOODS; do
+				for k in $KERNELS; do
+					ncells=$((ncells + 1))
+				done
+			done
+		done
+	done
+done
+i=0
+for run in $(seq "$RUNS"); do
+	for nic in $NICS; do
+		for st in $STORAGE; do
+			for fl in $FLOODS; do
+				case "$fl" in
+				none) rate=-1 ;;
+				carried) rate=${CARRIED[$nic]} ;;
+				unpaced) rate=0 ;;
+				esac
+				# Kernels alternate within each cell pair.
+				for k in $KERNELS; do
+					i=$((i + 1))
+					name=$k-$nic-$st-$fl-r$run
+					t0=$(date +%s)
+					peer_args "$st"
+					[ -n "$demo" ] && echo "bench: $k 6.12, $nic, swap on $st, flood $fl"
+					# shellcheck disable=SC2046
+					guest "$name" --kernel "$k" $(nic_args "$nic" "$k") \
+						--timeout "$wall" "${PEERS[@]}" -- \
+						"CELL_MODE=oom CELL_STORAGE=$st CELL_RATE=$rate CELL_PROCS=$PROCS CELL_MIB=$MIB CELL_HANG=$HANG CELL_LIMIT=$LIMIT /rxr/cell.sh"
+					rc=$?
+					printf 'nic=%s storage=%s kernel=%s flood=%s rate=%s run=%s rc=%s\n' \
+						"$nic" "$st" "$k" "$fl" "$rate" "$run" "$rc" \
+						> "$OUT/cells/$name/cell.info"
+					d=$OUT/cells/$name
+					printf 'bench: [%d/%d] %-40s load=%s %ss, control %s/%s ms (%s s)\n' \
+						"$i" "$ncells" "$name" "$(result "$d" load)" \
+						"$(grep -ho '^\(DONE\|HANG\|LIMIT\) [0-9.]*' "$d/output.txt" 2> /dev/null | awk '{ print $2 }')" \
+						"$(result "$d" ctl_write_ms)" "$(result "$d" ctl_read_ms)" \
+						"$(elapsed "$t0")"
+				done
+			done
+		done
+	done
+done
+
+# --- tput: a non-priority stream with a priority flow armed ------------------
+for nic in $NICS; do
+	for run in $(seq "$TPUT"); do
+		for k in $KERNELS; do
+			name=tput-$k-$nic-r$run
+			peer_args nbd
+			# shellcheck disable=SC2046
+			guest "$name" --kernel "$k" $(nic_args "$nic" "$k") \
+				--timeout 300 "${PEERS[@]}" -- \
+				"CELL_MODE=tput CELL_STORAGE=nbd /rxr/cell.sh"
+			printf 'nic=%s kernel=%s run=%s rc=%s\n' "$nic" "$k" "$run" "$?" \
+				> "$OUT/cells/$name/cell.info"
+		done
+	done
+	[ "$TPUT" -gt 0 ] && echo "bench: $nic: tput pairs done"
+done
+
+# --- classify: KUnit's scale case on the patched kernel ----------------------
+if [ -z "$demo" ] && [[ " $KERNELS " == *" patched "* ]]; then
+	guest classify --kernel patched --nic none --timeout 300 \
+		--append "kunit.enable=1 kunit.filter_glob=rx_reserve.rxr_test_classify_scale" \
+		-- true
+	grep -a 'RESULT classify' "$OUT/cells/classify/console.log" |
+		sed 's/.*RESULT /RESULT /' > "$OUT/cells/classify/output.txt"
+fi
+
+echo "bench: all guests done in $(elapsed "$bench_t0") s"
+python3 "$top/tests/bench/report.py" ${demo:+--demo} "$OUT"

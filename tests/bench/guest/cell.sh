@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cell.sh: one cell of `make bench`, run in the guest by tests/bench/bench.sh
+# (qemu-run.sh puts it at /rxr/cell.sh and memload at /rxr/memload).  The
+# peer side runs flood-peer.sh and nbd-peer.sh or iscsi-peer.sh.
+#
+# Environment:
+#   CELL_MODE     oom | calibrate | tput                        (oom)
+#   CELL_STORAGE  nbd | iscsi                                   (nbd)
+#   CELL_RATE     flood rate in packets/s, 0 unpaced, -1 none   (-1)
+#   CELL_RATES    calibrate: the rates to try, highest first
+#   CELL_PROCS CELL_MIB   oom: memload's processes and MiB each (4, 192)
+#   CELL_HANG     oom: seconds without progress that make a hang (120)
+#   CELL_LIMIT    oom: seconds the load may take in all         (480)
+#   CELL_CTL_MIB  the control transfer, MiB                     (16)
+#
+# Prints "RESULT key=value ..." lines, memload's "T ..." progress lines and,
+# at the end, the NIC's ethtool view.  bench.sh reads them; nothing here
+# judges a result.
+
+source /kselftest/drivers/net/rx_reserve/rxr_lib.sh
+
+MODE=${CELL_MODE:-oom}
+STORAGE=${CELL_STORAGE:-nbd}
+RATE=${CELL_RATE:--1}
+PROCS=${CELL_PROCS:-4}
+MIB=${CELL_MIB:-192}
+HANG=${CELL_HANG:-120}
+LIMIT=${CELL_LIMIT:-480}
+CTL_MIB=${CELL_CTL_MIB:-16}
+IQN=iqn.2026-12.org.example.rx-reserve:disk
+DEV=""
+ISCSID=""
+S0=/tmp/cell.before
+S1=/tmp/cell.after
+
+say() { echo "RESULT $*"; }
+
+cleanup()
+{
+	hold_stop_all 2> /dev/null
+	rm -f /tmp/cell.ctl
+}
+trap cleanup EXIT
+
+NIC=$(rxr_nic) || { say error=no_nic; exit 1; }
+
+# iscsi_disk: the block device of the session's LUN, once it appeared.
+iscsi_disk()
+{
+	local b
+
+	for b in /sys/class/iscsi_session/session*/device/target*/*/block/*; do
+		[ -e "$b" ] && basename "$b" && return 0
+	done
+	return 1
+}
+
+storage_up()
+{
+	local d
+
+	case "$STORAGE" in
+	nbd)
+		DEV=/dev/nbd0
+		nbd-client "$RXR_PEER4" 10809 "$DEV" -N rxr > /tmp/nbd.log 2>&1 ||
+			{ cat /tmp/nbd.log; return 1; }
+		;;
+	iscsi)
+		mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /run/lock/iscsi
+		setsid iscsid -f > /tmp/iscsid.log 2>&1 &
+		ISCSID=$!
+		slowwait 10 sh -c 'iscsiadm -m session > /dev/null 2>&1; [ $? -eq 21 ]'
+		iscsiadm -m discovery -t sendtargets -p "$RXR_PEER4" > /dev/null &&
+			iscsiadm -m node -T "$IQN" -p "$RXR_PEER4" --login > /dev/null ||
+			{ cat /tmp/iscsid.log; return 1; }
+		d=$(slowwait 20 iscsi_disk) || return 1
+		DEV=/dev/$d
+		;;
+	*)
+		echo "cell: bad CELL_STORAGE $STORAGE"
+		return 1
+		;;
+	esac
+	# The storage socket is a priority flow on a patched kernel.
+	if [ -r /proc/net/rx_reserve ]; then
+		say flows="$(proc_global flows)"
+	fi
+}
+
+# snapshot FILE: the counters the cell reports, as "name value" lines.
+snapshot()
+{
+	{
+		awk '{ print "vm." $1, $2 }' /proc/vmstat
+		awk 'NR % 2 == 1 { split($0, k) } NR % 2 == 0 {
+			for (i = 2; i <= NF; i++) print "net." k[1] k[i], $i }' \
+			/proc/net/netstat /proc/net/snmp | sed 's/: */./'
+		timeout 10 ethtool -S "$NIC" 2> /dev/null |
+			awk -F: 'NF == 2 { gsub(/ /, "", $1); gsub(/ /, "", $2);
+				print "eth." $1, $2 }'
+	} > "$1" 2> /dev/null
+}
+
+# deltas: "DELTA name value" for every counter that moved, after - before.
+deltas()
+{
+	awk 'NR == FNR { b[$1] = $2; next }
+	     ($2 - b[$1]) != 0 { print "DELTA", $1, $2 - b[$1] }' "$S0" "$S1"
+}
+
+# dmesg_count REGEX
+dmesg_count() { dmesg | grep -cE "$1"; }
+
+# control: CTL_MIB MiB written to and read from the raw device with
+# O_DIRECT, no memory pressure: sets CTL_W and CTL_R (ms, or -1 when it did
+# not finish in 60 s).
+control()
+{
+	local t0
+
+	[ -f /tmp/cell.ctl ] ||
+		head -c $((CTL_MIB << 20)) /dev/urandom > /tmp/cell.ctl
+	t0=$(now_ms)
+	if timeout 60 dd if=/tmp/cell.ctl of="$DEV" bs=1M oflag=direct \
+	   status=none; then
+		CTL_W=$(($(now_ms) - t0))
+	else
+		CTL_W=-1
+	fi
+	t0=$(now_ms)
+	if timeout 60 dd if="$DEV" of=/dev/null bs=1M count="$CTL_MIB" \
+	   iflag=direct status=none; then
+		CTL_R=$(($(now_ms) - t0))
+	else
+		CTL_R=-1
+	fi
+}
+
+# flood_on RATE SECONDS: the peer floods the guest (nothing for RATE -1).
+flood_on()
+{
+	[ "$1" -lt 0 ] && return 0
+	if [ -z "${RXR_HOLD_PID[udp]:-}" ]; then
+		flood_sinks || return 1
+	fi
+	flood "$1" "$2"
+}
+
+show()
+{
+	echo "--- ethtool -S $NIC"
+	timeout 10 ethtool -S "$NIC" | grep -E 'rx_reserve|rxr|alloc|no_buf|drop' |
+		grep -vE ': 0$' | head -n 80
+	if [ -r /proc/net/rx_reserve ]; then
+		echo "--- ethtool --show-rx-reserve $NIC"
+		timeout 10 ethtool --show-rx-reserve "$NIC"
+	fi
+}
+
+report_after()
+{
+	snapshot "$S1"
+	deltas
+	say hung_tasks="$(dmesg_count 'blocked for more than')" \
+	    oom_msgs="$(dmesg_count 'Out of memory: Killed')" \
+	    io_errors="$(dmesg_count 'I/O error|Write-error on swap|Read-error on swap|critical medium error')" \
+	    nbd_stuck="$(dmesg_count 'Possible stuck request|nbd.*timed out|connection.*timed out')"
+	[ -r /proc/net/rx_reserve ] && head -n 2 /proc/net/rx_reserve |
+		sed 's/^/PROC /'
+	show
+}
+
+storage_up || { say error=storage_setup; exit 1; }
+say storage="$STORAGE" dev="$DEV" nic="$NIC" kernel="$(uname -r)"
+
+case "$MODE" in
+calibrate)
+	control
+	say calib_rate=-1 ctl_write_ms="$CTL_W" ctl_read_ms="$CTL_R"
+	base=$((CTL_W + CTL_R))
+	carried=""
+	for r in ${CELL_RATES:-100000 70000 50000 35000 20000 10000}; do
+		flood_on "$r" 20 || break
+		control
+		flood_wait
+		say calib_rate="$r" ctl_write_ms="$CTL_W" ctl_read_ms="$CTL_R"
+		if [ "$CTL_W" -ge 0 ] && [ "$CTL_R" -ge 0 ] &&
+		   [ $((CTL_W + CTL_R)) -le $((2 * base)) ]; then
+			carried=$r
+			break
+		fi
+	done
+	say carried_rate="${carried:-none}" base_ms="$base"
+	;;
+tput)
+	# A non-priority TCP stream with the storage flow armed, no pressure.
+	for i in 1 2 3; do
+		PRIO=-n transfer 60
+		say tput_run="$i" bytes="$XFER_BYTES" ms="$XFER_MS" ok="$XFER_OK"
+	done
+	;;
+oom)
+	snapshot "$S0"
+	flood_on "$RATE" 600 || say error=flood
+	control
+	say ctl_write_ms="$CTL_W" ctl_read_ms="$CTL_R" rate="$RATE"
+	if ! timeout 60 mkswap "$DEV" > /dev/null ||
+	   ! timeout 60 swapon "$DEV"; then
+		say load=swap_setup_failed seconds=0
+		report_after
+		exit 1
+	fi
+	say swap_on=1
+	/rxr/memload -p "$PROCS" -m "$MIB" -H "$HANG" -T "$LIMIT"
+	rc=$?
+	case "$rc" in
+	0) say load=done ;;
+	1) say load=failed ;;
+	3) say load=hang ;;
+	4) say load=limit ;;
+	*) say load=error rc="$rc" ;;
+	esac
+	report_after
+	;;
+*)
+	say error=bad_mode
+	exit 1
+	;;
+esac
+exit 0
