@@ -53,6 +53,8 @@
 
 /* How often the reserve queue is polled to take back its pool pages. */
 #define VNET_RXR_FILL_INTERVAL	(HZ / 20)
+/* Buffers a regular queue keeps posted from steered flows' pools. */
+#define VNET_RXR_LEND_KEEP	8
 
 enum {
 	VNET_RXR_Q_PACKETS,
@@ -63,12 +65,13 @@ enum {
 	VNET_RXR_Q_DROPPED,
 	VNET_RXR_Q_EMPTY,
 	VNET_RXR_Q_LENT_OTHER,
+	VNET_RXR_Q_LENT_STEERED,
 	VNET_RXR_Q_NUM,
 };
 
 static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "recycled", "lent", "dropped",
-	"empty", "lent_other",
+	"empty", "lent_other", "lent_steered",
 };
 
 static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -568,7 +571,8 @@ EXPORT_SYMBOL_GPL(vnet_rxr_fill);
  * @q: its index
  *
  * Counts the failed allocation, which starts emergency mode, and posts a
- * page lent from a priority flow's pool.
+ * page lent from the pool of a flow served in software or, while @vq has
+ * fewer than %VNET_RXR_LEND_KEEP buffers posted, of a steered flow.
  *
  * Context: NAPI, or process context with the queue's NAPI disabled.
  * Return: 0 if a page was posted, else -ENOMEM.
@@ -586,10 +590,26 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 		return -ENOMEM;
 	}
 	page = rxr_lend_page(r->dev, &tag);
-	if (!page)
+	if (page) {
+		/* The page carries its pool (rxr_page_pool()). */
+		rxr_pool_put(tag);
+	} else if (READ_ONCE(r->reserve_q) >= 0 &&
+		   virtqueue_get_vring_size(vq) - vq->num_free <
+		   VNET_RXR_LEND_KEEP) {
+		/* No flow in software to lend: keep a few buffers posted from
+		 * the steered flows' pools all the same.  An empty queue makes
+		 * the device hold the frame it has for it, and with it every
+		 * frame behind on the same host queue, the reserve queue's
+		 * included; the buffers here are reposted in place in
+		 * emergency mode.
+		 */
+		page = rxr_queue_page(r->dev);
+		if (!page)
+			return -ENOMEM;
+		vnet_rxr_count(r, q, VNET_RXR_Q_LENT_STEERED, 1);
+	} else {
 		return -ENOMEM;
-	/* The page carries its pool (rxr_page_pool()); no need to hold it. */
-	rxr_pool_put(tag);
+	}
 	if (vnet_rxr_post(r, vq, page)) {
 		put_page(page);
 		return -ENOMEM;
