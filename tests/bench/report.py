@@ -56,6 +56,7 @@ class Cell:
         self.calib = []
         self.classify = []
         self.done_kv = {}
+        self.start = {}
         try:
             with open(os.path.join(path, "cell.info")) as f:
                 self.info = kv_line(f.read())
@@ -94,6 +95,8 @@ class Cell:
                     self.classify.append(d)
                 else:
                     self.res.update(d)
+            elif w[0] == "START":
+                self.start = kv_line(line)
             elif w[0] == "T" and len(w) == 6:
                 self.series.append(tuple(float(x) for x in w[1:2]) +
                                    tuple(int(x) for x in w[2:3] + w[4:6]))
@@ -146,10 +149,16 @@ class Cell:
             return None
         return self.end[1]
 
+    def swap_base(self):
+        """pswpout and pswpin when the load started."""
+        if "pswpout" in self.start:
+            return int(self.start["pswpout"]), int(self.start["pswpin"])
+        return self.series[0][2], self.series[0][3]
+
     def swapout_mib(self):
         if len(self.series) < 1:
             return None
-        return (self.series[-1][2] - self.series[0][2]) * PAGE_MIB
+        return (self.series[-1][2] - self.swap_base()[0]) * PAGE_MIB
 
     def swapout_rate(self):
         s, mib = self.seconds(), self.swapout_mib()
@@ -473,7 +482,7 @@ def plots(root, g, out):
                 continue
             with open(os.path.join(sdir, c.name + ".csv"), "w") as f:
                 f.write("# t_s load_mib swapout_mib swapin_mib\n")
-                o0, i0 = c.series[0][2], c.series[0][3]
+                o0, i0 = c.swap_base()
                 for t, done, o, i in c.series:
                     f.write("%.1f %d %.1f %.1f\n" % (
                         t, done, (o - o0) * PAGE_MIB, (i - i0) * PAGE_MIB))

@@ -213,7 +213,10 @@ oom)
 		exit 1
 	fi
 	say swap_on=1
-	/rxr/memload -p "$PROCS" -m "$MIB" -H "$HANG" -T "$LIMIT"
+	rxr_dump=()
+	[ -r /proc/net/rx_reserve ] && rxr_dump=(-R /proc/net/rx_reserve)
+	/rxr/memload -p "$PROCS" -m "$MIB" -H "$HANG" -T "$LIMIT" -S -B 60 \
+		"${rxr_dump[@]}"
 	rc=$?
 	case "$rc" in
 	0) say load=done ;;

@@ -7,7 +7,8 @@
  * (1 write pass, PASSES - 1 read passes).  With more memory than the
  * machine has, the pages go to swap and come back from it.
  *
- * The parent locks itself in memory and prints, every INTERVAL ms:
+ * The parent locks itself in memory and prints a START line with its
+ * arguments and the /proc/vmstat swap counters, then, every INTERVAL ms:
  *
  *   T <seconds> <MiB done> <MiB total> <pswpout> <pswpin>
  *
@@ -20,11 +21,21 @@
  * A process that finds a page not as it wrote it exits 2 (corrupt); one
  * killed by a signal (the OOM killer's SIGKILL) counts as killed.
  *
+ * For a guest that may wedge, all opened while memory is still there:
+ *   -R FILE  print FILE ("R " before each line) every 10 intervals and at
+ *            a hang, e.g. /proc/net/rx_reserve
+ *   -S       at a hang, have the kernel log blocked tasks and memory
+ *            (sysrq w and m)
+ *   -B SECS  at a hang, reboot the machine (sysrq b) SECS seconds later
+ *            unless it went down by itself: a wedged guest cannot run the
+ *            rest of its script
+ *
  * Exit: 0 all done and intact, 1 some process corrupt or killed, 3 hang,
  * 4 limit, 2 usage or setup error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +64,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: memload -p PROCS -m MIB [-P PASSES] [-i INTERVAL_MS]\n"
-		"               [-H HANG_S] [-T LIMIT_S]\n"
+		"               [-H HANG_S] [-T LIMIT_S] [-R FILE] [-S] [-B SECS]\n"
 		"  PROCS 1-%d, MIB >= 1, PASSES >= 1 (2: write then read),\n"
 		"  HANG_S: give up after that long without progress (120),\n"
 		"  LIMIT_S: give up after that long in all (0: none)\n",
@@ -77,6 +88,63 @@ static long arg(const char *s, long min)
 static uint64_t pattern(int proc, size_t page)
 {
 	return 0x5a00000000000000ULL | ((uint64_t)proc << 40) | page;
+}
+
+static int sysrq_fd = -1;
+
+static void sysrq(char c)
+{
+	if (sysrq_fd >= 0 && write(sysrq_fd, &c, 1) != 1)
+		perror("memload: sysrq");
+}
+
+/* Print what FD holds, "R " before each line, with no allocation. */
+static void dump(int fd)
+{
+	static char buf[16384];
+	ssize_t n, i, start = 0;
+
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		buf[i] = 0;
+		printf("R %s\n", buf + start);
+		start = i + 1;
+	}
+}
+
+/*
+ * The reaper: a process of its own, locked in memory, that reboots the
+ * machine SECS after the parent reports a hang through the pipe, and ends
+ * when the parent ends without one.
+ */
+static int reaper(int secs)
+{
+	int fd[2];
+	char c;
+
+	if (pipe(fd))
+		return -1;
+	switch (fork()) {
+	case -1:
+		return -1;
+	case 0:
+		close(fd[1]);
+		mlockall(MCL_CURRENT | MCL_FUTURE);
+		if (read(fd[0], &c, 1) == 1) {
+			sleep(secs);
+			sysrq('b');
+		}
+		_exit(0);
+	}
+	close(fd[0]);
+	return fd[1];
 }
 
 static int child(int proc, size_t mib, int passes, struct progress *pr)
@@ -135,7 +203,9 @@ static uint64_t vmstat(const char *name)
 int main(int argc, char **argv)
 {
 	long procs = 0, mib = 0, passes = 2, interval = 1000, hang = 120;
-	long limit = 0;
+	long limit = 0, reboot = 0;
+	int dump_fd = -1, reaper_fd = -1, want_sysrq = 0;
+	unsigned long tick = 0;
 	uint64_t total, done, last_done = 0, out, in, last_swap = 0;
 	int ok = 0, corrupt = 0, killed = 0, left, opt, i, st;
 	double t0, t, last_move;
@@ -144,7 +214,7 @@ int main(int argc, char **argv)
 	size_t psz;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "p:m:P:i:H:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:m:P:i:H:T:R:SB:")) != -1) {
 		switch (opt) {
 		case 'p': procs = arg(optarg, 1); break;
 		case 'm': mib = arg(optarg, 1); break;
@@ -152,12 +222,26 @@ int main(int argc, char **argv)
 		case 'i': interval = arg(optarg, 10); break;
 		case 'H': hang = arg(optarg, 1); break;
 		case 'T': limit = arg(optarg, 0); break;
+		case 'R':
+			dump_fd = open(optarg, O_RDONLY);
+			if (dump_fd < 0)
+				perror(optarg);
+			break;
+		case 'S': want_sysrq = 1; break;
+		case 'B': reboot = arg(optarg, 1); break;
 		default: usage();
 		}
 	}
 	if (optind != argc || !procs || !mib || procs > MAX_PROCS)
 		usage();
 
+	if (want_sysrq || reboot) {
+		sysrq_fd = open("/proc/sysrq-trigger", O_WRONLY);
+		if (sysrq_fd < 0)
+			perror("memload: /proc/sysrq-trigger");
+	}
+	if (reboot && sysrq_fd >= 0)
+		reaper_fd = reaper(reboot);
 	psz = sysconf(_SC_PAGESIZE);
 	total = (uint64_t)procs * passes * ((mib << 20) / psz);
 	pr = mmap(NULL, MAX_PROCS * sizeof(*pr), PROT_READ | PROT_WRITE,
@@ -176,8 +260,11 @@ int main(int argc, char **argv)
 				kill(pid[left], SIGKILL);
 			return 2;
 		}
-		if (!pid[i])
+		if (!pid[i]) {
+			if (reaper_fd >= 0)
+				close(reaper_fd);
 			_exit(child(i, mib, passes, &pr[i]));
+		}
 	}
 
 	/* The parent must keep reporting while everything else swaps. */
@@ -189,9 +276,10 @@ int main(int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		perror("memload: mlockall (going on unlocked)");
 
-	printf("START procs=%ld mib=%ld passes=%ld total_mib=%llu\n", procs,
-	       mib, passes,
-	       (unsigned long long)(total * psz >> 20));
+	printf("START procs=%ld mib=%ld passes=%ld total_mib=%llu pswpout=%llu pswpin=%llu\n",
+	       procs, mib, passes, (unsigned long long)(total * psz >> 20),
+	       (unsigned long long)vmstat("pswpout"),
+	       (unsigned long long)vmstat("pswpin"));
 	last_move = t0;
 	left = procs;
 	while (left) {
@@ -214,6 +302,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)(done * psz >> 20),
 		       (unsigned long long)(total * psz >> 20),
 		       (unsigned long long)out, (unsigned long long)in);
+		if (++tick % 10 == 0)
+			dump(dump_fd);
 		if (done != last_done || out + in != last_swap) {
 			last_done = done;
 			last_swap = out + in;
@@ -222,6 +312,13 @@ int main(int argc, char **argv)
 		if (left && t - last_move >= hang) {
 			printf("HANG %.1f no progress for %ld s\n", t - t0,
 			       hang);
+			dump(dump_fd);
+			if (want_sysrq) {
+				sysrq('w');
+				sysrq('m');
+			}
+			if (reaper_fd >= 0 && write(reaper_fd, "h", 1) == 1)
+				printf("HANG: rebooting in %ld s\n", reboot);
 			for (i = 0; i < procs; i++)
 				kill(pid[i], SIGKILL);
 			return 3;

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of `make bench`'s own parts: memload (the guests' load), report.py
+(the generated table and targets) and bench.sh's input checks."""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = os.environ.get("BUILD", os.path.join(TOP, "build"))
+MEMLOAD = os.path.join(BUILD, "bin", "memload")
+REPORT = os.path.join(TOP, "tests", "bench", "report.py")
+BENCH = os.path.join(TOP, "tests", "bench", "bench.sh")
+
+
+def children(pid, n):
+    """The pids of pid's children, once there are n of them (5 s at most)."""
+    kids = []
+    for _ in range(50):
+        kids = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                              text=True).stdout.split()
+        if len(kids) >= n:
+            break
+        time.sleep(0.1)
+    return [int(k) for k in kids]
+
+
+@unittest.skipUnless(os.access(MEMLOAD, os.X_OK), "no build/bin/memload")
+class Memload(unittest.TestCase):
+    def run_ml(self, *args, timeout=60):
+        return subprocess.run([MEMLOAD] + list(args), capture_output=True,
+                              text=True, timeout=timeout)
+
+    def test_done_and_progress(self):
+        r = self.run_ml("-p", "3", "-m", "8", "-i", "50")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertRegex(lines[0], r"^START procs=3 mib=8 passes=2 "
+                         r"total_mib=48 pswpout=\d+ pswpin=\d+$")
+        t = [l.split() for l in lines if l.startswith("T ")]
+        self.assertTrue(t, r.stdout)
+        self.assertTrue(all(len(w) == 6 for w in t))
+        # All 3 x 8 MiB written and read back: 48 MiB done of 48.
+        self.assertEqual(t[-1][2:4], ["48", "48"])
+        self.assertRegex(lines[-1], r"^DONE [0-9.]+ ok=3 corrupt=0 killed=0$")
+
+    def test_usage_errors(self):
+        for args in (["-p", "0", "-m", "1"], ["-p", "1", "-m", "x"],
+                     ["-p", "65", "-m", "1"], ["-p", "1"],
+                     ["-p", "1", "-m", "1", "extra"], ["-q"]):
+            r = self.run_ml(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("usage:", r.stderr, args)
+
+    def signal_children(self, sig, procs, *args):
+        """Run an endless memload, send its children sig, return
+        (exit code, output)."""
+        p = subprocess.Popen([MEMLOAD, "-p", str(procs), "-m", "4", "-P",
+                              "100000000", "-i", "100"] + list(args),
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertTrue(p.stdout.readline().startswith("START"))
+            kids = children(p.pid, procs)
+            self.assertEqual(len(kids), procs)
+            for k in kids:
+                os.kill(k, sig)
+            out, _ = p.communicate(timeout=30)
+        finally:
+            p.kill()
+            p.wait()
+        return p.returncode, out
+
+    def test_hang(self):
+        # A process that stops making progress, with no swap moving: a hang.
+        rc, out = self.signal_children(signal.SIGSTOP, 1, "-H", "2")
+        self.assertEqual(rc, 3)
+        self.assertRegex(out.splitlines()[-1],
+                         r"^HANG [0-9.]+ no progress for 2 s$")
+
+    def test_limit(self):
+        r = self.run_ml("-p", "1", "-m", "4", "-P", "100000000", "-i", "100",
+                        "-T", "1")
+        self.assertEqual(r.returncode, 4)
+        self.assertRegex(r.stdout.splitlines()[-1], r"^LIMIT [0-9.]+ ")
+
+    def test_killed(self):
+        # A load process killed by a signal (as by the OOM killer) counts.
+        rc, out = self.signal_children(signal.SIGKILL, 2, "-T", "5")
+        self.assertEqual(rc, 1)
+        self.assertRegex(out.splitlines()[-1], r"ok=0 corrupt=0 killed=2$")
+
+
+def cell(root, name, info, secs, end="DONE", extra="", console="",
+         swap_pages=25600):
+    d = os.path.join(root, "cells", name)
+    os.makedirs(d)
+    with open(os.path.join(d, "cell.info"), "w") as f:
+        f.write(info + "\n")
+    lines = ["RESULT ctl_write_ms=500 ctl_read_ms=250 rate=-1",
+             "START procs=4 mib=192 passes=2 total_mib=1536 pswpout=0 "
+             "pswpin=0"]
+    for i in range(1, int(secs) + 1):
+        lines.append("T %d.0 %d 1536 %d 0" % (i, min(1536, i * 10),
+                                               swap_pages * i // int(secs)))
+    if end == "DONE":
+        lines.append("DONE %.1f ok=4 corrupt=0 killed=0" % secs)
+        lines.append("RESULT load=done")
+    elif end == "FAILED":
+        lines.append("DONE %.1f ok=1 corrupt=0 killed=3" % secs)
+    else:
+        lines.append("%s %.1f no progress for 120 s" % (end, secs))
+        lines.append("RESULT load=%s" % end.lower())
+    lines += extra.splitlines()
+    with open(os.path.join(d, "output.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(os.path.join(d, "console.log"), "w") as f:
+        f.write(console)
+
+
+class Report(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        with open(os.path.join(self.root, "params"), "w") as f:
+            f.write("nics=virtio-mq\nstorage=nbd iscsi\n"
+                    "kernels=vanilla patched\nfloods=none carried unpaced\n"
+                    "runs=1\nmem=256 smp=2 procs=4 mib=192 hang=120\n")
+        base = "nic=virtio-mq storage=%s kernel=%s flood=%s rate=%s run=1"
+        cell(self.root, "vanilla-none", base % ("nbd", "vanilla", "none",
+                                                "-1"), 100)
+        cell(self.root, "vanilla-carried", base % ("nbd", "vanilla",
+                                                   "carried", "50000"), 200,
+             extra="DELTA net.Tcp.RetransSegs 7\n"
+                   "DELTA vm.pgscan_direct_throttle 137")
+        cell(self.root, "patched-none", base % ("nbd", "patched", "none",
+                                                "-1"), 50)
+        cell(self.root, "patched-carried", base % ("nbd", "patched",
+                                                   "carried", "50000"), 55,
+             extra="DELTA eth.rx_reserve_steered 900\n"
+                   "DELTA eth.rx_reserve_recycled 5000\n"
+                   "DELTA eth.rx4_rxr_packets 6000\n"
+                   "DELTA eth.rx4_rxr_priority 1000\n"
+                   "DELTA eth.rx4_rxr_recycled 5000\n"
+                   "PROC dev eth0 attached 1 reserve_queue 4 slots 32")
+        cell(self.root, "vanilla-unpaced", base % ("nbd", "vanilla",
+                                                   "unpaced", "0"), 150,
+             end="HANG", swap_pages=2560)
+        cell(self.root, "patched-unpaced", base % ("nbd", "patched",
+                                                   "unpaced", "0"), 100,
+             swap_pages=25600)
+        cell(self.root, "vanilla-iscsi", base % ("iscsi", "vanilla", "none",
+                                                 "-1"), 139, end="FAILED",
+             console="[ 1.0] Read-error on swap-device (8:0:1)\n"
+                     "[ 1.1] I/O error, dev sda, sector 8\n"
+                     "[ 1.2] Kernel panic - not syncing: Attempted to kill "
+                     "init!\n")
+        for k, ms in (("vanilla", 1000), ("patched", 1010)):
+            d = os.path.join(self.root, "cells", "tput-%s" % k)
+            os.makedirs(d)
+            with open(os.path.join(d, "cell.info"), "w") as f:
+                f.write("nic=virtio-mq kernel=%s run=1 rc=0\n" % k)
+            with open(os.path.join(d, "output.txt"), "w") as f:
+                for i in range(3):
+                    f.write("RESULT tput_run=%d bytes=67108864 ms=%d ok=1\n"
+                            % (i + 1, ms))
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.root, "table.md")) as f:
+            self.text = f.read()
+        self.rows = {tuple(c.strip() for c in l.split("|")[1:5]): l
+                     for l in self.text.splitlines()
+                     if l.startswith("| virtio-mq")}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_times_against_own_no_flood(self):
+        row = self.rows[("virtio-mq", "nbd", "vanilla", "carried (50000)")]
+        self.assertIn("| 1 done | 200 | 2.00 |", row)
+        row = self.rows[("virtio-mq", "nbd", "patched", "carried (50000)")]
+        self.assertIn("| 1 done | 55 | 1.10 |", row)
+
+    def test_targets(self):
+        self.assertRegex(self.text, r"carried flood, virtio-mq, nbd: patched "
+                         r"all clean, runs x own no-flood median 1.10; "
+                         r"vanilla 2.00 .* -> MET")
+        # 100 MiB in 100 s against 10 MiB in 150 s.
+        self.assertRegex(self.text, r"unpaced flood, virtio-mq, nbd: swap-out "
+                         r"patched 1.00 MiB/s \(1 done\), vanilla 0.07 MiB/s "
+                         r"\(1 hang\): x15.00")
+        self.assertRegex(self.text, r"steered flow \(1 cells, 900 steered "
+                         r"frames\): 0 -> MET")
+        self.assertRegex(self.text, r"x0.990 -> MET")
+
+    def test_failed_cell_from_console(self):
+        row = self.rows[("virtio-mq", "iscsi", "vanilla", "none (-)")]
+        self.assertIn("| 1 failed+panic | failed@139 |", row)
+        # hung, OOM, I/O error lines
+        self.assertIn("| 0 | 0 | 2 |", row)
+
+    def test_plot_series(self):
+        with open(os.path.join(self.root, "series",
+                               "patched-carried.csv")) as f:
+            rows = [l.split() for l in f if not l.startswith("#")]
+        self.assertEqual(len(rows), 55)
+        # From the load's start (START's pswpout=0): 25600 pages, 100 MiB.
+        self.assertEqual(rows[-1][2], "100.0")
+
+
+class BenchArgs(unittest.TestCase):
+    def bench(self, **env):
+        e = dict(os.environ, BUILD=BUILD, **env)
+        return subprocess.run(["bash", BENCH], capture_output=True, text=True,
+                              env=e, timeout=60)
+
+    def test_bad_knobs(self):
+        for env, msg in (({"BENCH_NICS": "rtl8139"}, "bad NIC rtl8139"),
+                         ({"BENCH_STORAGE": "nfs"}, "bad storage nfs"),
+                         ({"BENCH_FLOODS": "heavy"}, "bad flood heavy"),
+                         ({"BENCH_KERNELS": "6.1"}, "bad kernel 6.1"),
+                         ({"BENCH_RUNS": "x"}, "BENCH_RUNS wants a number"),
+                         ({"BENCH_RUNS": "0"}, "at least 1"),
+                         ({"BENCH_RATES": "fast"}, "bad rate fast")):
+            r = self.bench(**env)
+            self.assertEqual(r.returncode, 2, env)
+            self.assertIn(msg, r.stderr, env)
+
+
+if __name__ == "__main__":
+    unittest.main()
