@@ -30,13 +30,20 @@
 #   BENCH_HANG      120        seconds without swap or load progress = hang
 #   BENCH_LIMIT     480        seconds the load may take
 #   BENCH_TPUT      3          runs of the tput pair per NIC (0: none)
+#   BENCH_STALL     240        seconds a guest may print nothing before
+#                              it is stopped (a guest livelocked by a flood)
+#   BENCH_CARRIED   "NIC=RATE ..."  carried rates to use instead of
+#                              calibrating (e.g. to add cells to a run)
+#   BENCH_CLASSIFY  1          run the classify guest (0: not)
 #   BENCH_OUT       build/results/bench-<date>
 #
 # virtio-mq is virtio-net with 4 queue pairs on a 4-queue tap.  The patched
 # kernel runs it with QEMU's RSS (rss=on), which its reserve queue needs;
 # vanilla runs it without, as BASELINE.md measured it, because vanilla 6.12
 # with rss=on loses its first TCP connection in one boot of two (QEMU 7.2
-# parks a tap queue; patch 0009 is the fix).
+# parks a tap queue; patch 0009 is the fix).  virtio-mq-norss (not in the
+# default list) is the same NIC without QEMU's RSS for both kernels: the
+# patched kernel then has no reserve queue and runs its fallback alone.
 #
 # Output: the table (table.md), the raw logs of every guest, a CSV of swap
 # progress per cell and a PNG plot per NIC and storage (swap-out over time,
@@ -63,20 +70,23 @@ SMP=${BENCH_SMP:-2}
 HANG=${BENCH_HANG:-120}
 LIMIT=${BENCH_LIMIT:-480}
 TPUT=${BENCH_TPUT:-3}
+STALL=${BENCH_STALL:-240}
+CLASSIFY=${BENCH_CLASSIFY:-1}
 if [ -n "$demo" ]; then
 	NICS=${DEMO_NIC:-virtio-mq} STORAGE=nbd KERNELS="vanilla patched"
-	FLOODS=${DEMO_FLOOD:-unpaced} RUNS=1 TPUT=0
+	FLOODS=${DEMO_FLOOD:-carried} RUNS=1 TPUT=0
 fi
 OUT=${BENCH_OUT:-$BUILD/results/$([ -n "$demo" ] && echo demo || echo bench)-$(date +%Y%m%d-%H%M%S)}
 
 die() { echo "bench: $*" >&2; exit 2; }
 
-for v in RUNS MEM PROCS MIB SMP HANG LIMIT TPUT; do
+for v in RUNS MEM PROCS MIB SMP HANG LIMIT TPUT STALL CLASSIFY; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "BENCH_$v wants a number, not '${!v}'"
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS wants at least 1"
 for n in $NICS; do
-	case "$n" in virtio-mq|virtio|e1000e) ;; *) die "bad NIC $n" ;; esac
+	case "$n" in virtio-mq|virtio-mq-norss|virtio|e1000e) ;;
+	*) die "bad NIC $n" ;; esac
 done
 for s in $STORAGE; do
 	case "$s" in nbd|iscsi) ;; *) die "bad storage $s" ;; esac
@@ -89,6 +99,12 @@ for f in $FLOODS; do
 done
 for r in $RATES; do
 	[[ $r =~ ^[1-9][0-9]*$ ]] || die "bad rate $r in BENCH_RATES"
+done
+declare -A CARRIED
+for c in ${BENCH_CARRIED:-}; do
+	[[ $c =~ ^(virtio-mq|virtio-mq-norss|virtio|e1000e)=([1-9][0-9]*)$ ]] ||
+		die "bad BENCH_CARRIED entry $c (NIC=RATE)"
+	CARRIED[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 done
 for f in "$BUILD/bin/memload" "$BUILD/bin/flood" "$BUILD/bin/rxr_sock" \
 	 "$BUILD/initramfs.cpio.gz"; do
@@ -123,6 +139,7 @@ nic_args()
 		[ "$2" = patched ] && rss=on
 		echo "--nic virtio-mq --queues 4 --rss $rss"
 		;;
+	virtio-mq-norss) echo "--nic virtio-mq --queues 4 --rss off" ;;
 	*) echo "--nic $1" ;;
 	esac
 }
@@ -137,6 +154,28 @@ peer_args()
 	nbd) PEERS+=(--peer "$top/tests/bench/nbd-peer.sh $mib") ;;
 	iscsi) PEERS+=(--peer "$top/tests/bench/iscsi-peer.sh $mib") ;;
 	esac
+}
+
+# watch DIR: stop the guest when it printed nothing for STALL seconds: a
+# flood can livelock a TCG guest so that not even its timeouts run.
+watch()
+{
+	local last=-1 size quiet=0
+
+	while kill -0 "$guest_pid" 2> /dev/null; do
+		sleep 5
+		size=$(stat -c %s "$1/output.log" 2> /dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 5))
+		else
+			quiet=0 last=$size
+		fi
+		if [ "$quiet" -ge "$STALL" ]; then
+			echo "stalled: no output for $STALL s" > "$1/stalled"
+			kill "$guest_pid" 2> /dev/null
+			return
+		fi
+	done
 }
 
 # progress DIR LABEL: one status line, rewritten, while the guest runs.
@@ -170,12 +209,16 @@ guest()
 		--file "$top/tests/bench/guest/cell.sh:cell.sh" "$@" \
 		> "$dir/bench.log" 2>&1 &
 	guest_pid=$!
+	watch "$dir" &
+	watch_pid=$!
 	if [ -n "$demo" ]; then
 		progress "$dir" "${name%%-*}"
 	fi
 	wait "$guest_pid"
 	rc=$?
 	guest_pid=""
+	kill "$watch_pid" 2> /dev/null
+	wait "$watch_pid" 2> /dev/null
 	echo "$rc" > "$dir/rc"
 	return "$rc"
 }
@@ -202,12 +245,16 @@ echo "bench: NICs [$NICS] storage [$STORAGE] kernels [$KERNELS]" \
 	echo "mem=$MEM smp=$SMP procs=$PROCS mib=$MIB hang=$HANG limit=$LIMIT"
 	echo "commit=$(git -C "$top" rev-parse --short HEAD 2> /dev/null)"
 	echo "date=$(date -u +%FT%TZ)"
-} > "$OUT/params"
+} >> "$OUT/params"
 
 # --- Calibration: the carried rate per NIC, on vanilla ---------------------
-declare -A CARRIED
 if [[ " $FLOODS " == *" carried "* ]]; then
 	for nic in $NICS; do
+		if [ -n "${CARRIED[$nic]:-}" ]; then
+			echo "bench: $nic: carried rate ${CARRIED[$nic]} pps (BENCH_CARRIED)"
+			echo "carried_$nic=${CARRIED[$nic]} (given)" >> "$OUT/params"
+			continue
+		fi
 		t0=$(date +%s)
 		peer_args nbd
 		# shellcheck disable=SC2046
@@ -295,7 +342,8 @@ for nic in $NICS; do
 done
 
 # --- classify: KUnit's scale case on the patched kernel ----------------------
-if [ -z "$demo" ] && [[ " $KERNELS " == *" patched "* ]]; then
+if [ -z "$demo" ] && [ "$CLASSIFY" -ne 0 ] &&
+   [[ " $KERNELS " == *" patched "* ]]; then
 	guest classify --kernel patched --nic none --timeout 300 \
 		--append "kunit.enable=1 kunit.filter_glob=rx_reserve.rxr_test_classify_scale" \
 		-- true

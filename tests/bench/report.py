@@ -17,6 +17,8 @@ import sys
 
 PAGE_MIB = 4096 / 1048576
 FLOODS = ["none", "carried", "unpaced"]
+NICS = ["virtio-mq", "virtio-mq-norss", "virtio", "e1000e"]
+STORAGE = ["nbd", "iscsi"]
 CONSOLE = {
     "hung": re.compile(r"blocked for more than"),
     "io_errors": re.compile(r"I/O error|Read-error on swap|Write-error on swap"),
@@ -124,7 +126,9 @@ class Cell:
                                       num(self.done_kv.get("corrupt"), 0)) \
                     else "failed"
         if not load:
-            if self.info.get("rc") == "124":
+            if os.path.exists(os.path.join(self.path, "stalled")):
+                load = "stalled"
+            elif self.info.get("rc") == "124":
                 load = "wall-timeout"
             elif self.res.get("error"):
                 load = "error:" + self.res["error"]
@@ -269,9 +273,10 @@ def outcome_summary(cs):
 
 def table(root, cells, params, out):
     g = groups(cells)
-    nics = params.get("nics", "").split() or sorted({k[0] for k in g})
-    sts = params.get("storage", "").split() or sorted({k[1] for k in g})
-    kernels = params.get("kernels", "").split() or ["vanilla", "patched"]
+    # A run may be made of several invocations: order what the cells have.
+    nics = [n for n in NICS if n in {k[0] for k in g}]
+    sts = [n for n in STORAGE if n in {k[1] for k in g}]
+    kernels = ["vanilla", "patched"]
     out.append("## Cells (swap on network storage, %s MiB guest, load %s x %s "
                "MiB; %s run(s) per cell)" % (params.get("mem", "?"),
                                              params.get("procs", "?"),
@@ -280,7 +285,9 @@ def table(root, cells, params, out):
     out.append("")
     out.append("Time: load seconds per run (DONE; `failed@s`: a load process "
                "was killed, by an I/O error on swap or the OOM killer; "
-               "`hang@s`: no progress for %s s; `limit@s`).  x own: median time over the same kernel's "
+               "`hang@s`: no progress for %s s; `limit@s`; `stalled`: the guest "
+               "printed nothing for minutes, livelocked, and was stopped; "
+               "`wall-timeout`: it reached its wall-clock limit).  x own: median time over the same kernel's "
                "no-flood median.  Control: pressure-free %s MiB write/read "
                "on the raw device under the cell's flood, median ms (-1: not "
                "done in 60 s).  Swap-out: MiB/s over the load.  Hung (hung-task "

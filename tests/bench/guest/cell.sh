@@ -203,9 +203,15 @@ tput)
 	;;
 oom)
 	snapshot "$S0"
-	flood_on "$RATE" 600 || say error=flood
+	# The control under a flood of its own, then one for the load: the
+	# peer takes a request once the last flood is over.
+	flood_on "$RATE" 15 || say error=flood
 	control
 	say ctl_write_ms="$CTL_W" ctl_read_ms="$CTL_R" rate="$RATE"
+	if [ "$RATE" -ge 0 ]; then
+		flood_wait
+		flood_on "$RATE" 600 || say error=flood
+	fi
 	if ! timeout 60 mkswap "$DEV" > /dev/null ||
 	   ! timeout 60 swapon "$DEV"; then
 		say load=swap_setup_failed seconds=0

@@ -240,8 +240,11 @@ int main(int argc, char **argv)
 		if (sysrq_fd < 0)
 			perror("memload: /proc/sysrq-trigger");
 	}
-	if (reboot && sysrq_fd >= 0)
+	if (reboot && sysrq_fd >= 0) {
+		/* A reaper that died must not take the parent with it. */
+		signal(SIGPIPE, SIG_IGN);
 		reaper_fd = reaper(reboot);
+	}
 	psz = sysconf(_SC_PAGESIZE);
 	total = (uint64_t)procs * passes * ((mib << 20) / psz);
 	pr = mmap(NULL, MAX_PROCS * sizeof(*pr), PROT_READ | PROT_WRITE,
@@ -312,13 +315,14 @@ int main(int argc, char **argv)
 		if (left && t - last_move >= hang) {
 			printf("HANG %.1f no progress for %ld s\n", t - t0,
 			       hang);
+			/* First the reaper: what follows may block. */
+			if (reaper_fd >= 0 && write(reaper_fd, "h", 1) == 1)
+				printf("HANG: rebooting in %ld s\n", reboot);
 			dump(dump_fd);
 			if (want_sysrq) {
 				sysrq('w');
 				sysrq('m');
 			}
-			if (reaper_fd >= 0 && write(reaper_fd, "h", 1) == 1)
-				printf("HANG: rebooting in %ld s\n", reboot);
 			for (i = 0; i < procs; i++)
 				kill(pid[i], SIGKILL);
 			return 3;
