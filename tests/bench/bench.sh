@@ -219,6 +219,9 @@ guest()
 	guest_pid=""
 	kill "$watch_pid" 2> /dev/null
 	wait "$watch_pid" 2> /dev/null
+	# A guest stopped by watch() left its output unconverted.
+	[ -e "$dir/output.txt" ] || tr -d '\r' < "$dir/output.log" \
+		> "$dir/output.txt" 2> /dev/null
 	echo "$rc" > "$dir/rc"
 	return "$rc"
 }
