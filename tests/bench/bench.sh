@@ -184,7 +184,7 @@ progress()
 	local t
 
 	while kill -0 "$guest_pid" 2> /dev/null; do
-		t=$(tr -d '\r' < "$1/output.log" 2> /dev/null |
+		t=$(tr -d '\r' 2> /dev/null < "$1/output.log" |
 			awk '$1 == "T" { l = $0 } $1 == "RESULT" && $2 ~ /^ctl_write/ { c = $0 }
 			     END { if (l != "") { split(l, a, " ");
 				printf "%6.0f s  load %5d/%d MiB  swapped out %5d MiB",
