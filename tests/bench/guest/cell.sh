@@ -46,17 +46,6 @@ trap cleanup EXIT
 
 NIC=$(rxr_nic) || { say error=no_nic; exit 1; }
 
-# iscsi_disk: the block device of the session's LUN, once it appeared.
-iscsi_disk()
-{
-	local b
-
-	for b in /sys/class/iscsi_session/session*/device/target*/*/block/*; do
-		[ -e "$b" ] && basename "$b" && return 0
-	done
-	return 1
-}
-
 storage_up()
 {
 	local d

@@ -24,17 +24,6 @@ cleanup()
 }
 trap cleanup EXIT
 
-# iscsi_disk: the block device of the session's LUN, once it appeared.
-iscsi_disk()
-{
-	local b
-
-	for b in /sys/class/iscsi_session/session*/device/target*/*/block/*; do
-		[ -e "$b" ] && basename "$b" && return 0
-	done
-	return 1
-}
-
 mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /run/lock/iscsi
 # A session of its own: iscsid signals its whole process group on exit.
 setsid iscsid -f > /tmp/iscsid.log 2>&1 &

@@ -133,6 +133,18 @@ blk_rw_check()
 	rm -f /tmp/rxr_blk.out /tmp/rxr_blk.in
 }
 
+# iscsi_disk: the block device of the iSCSI session's LUN, once it
+# appeared.
+iscsi_disk()
+{
+	local b
+
+	for b in /sys/class/iscsi_session/session*/device/target*/*/block/*; do
+		[ -e "$b" ] && basename "$b" && return 0
+	done
+	return 1
+}
+
 # kv KEY: the value after KEY in the "key value ..." lines of stdin.
 kv()
 {
