@@ -164,6 +164,7 @@ DECLARE_STATIC_KEY_FALSE(rxr_flows_key);
 
 /* Hooks called by the socket layer. */
 void __rxr_sk_update(struct sock *sk);
+void __rxr_sk_listen(struct sock *sk);
 void rxr_sk_memalloc(struct sock *sk, bool on);
 void rxr_sk_destruct(struct sock *sk);
 void rxr_sk_clone(struct sock *newsk);
@@ -221,6 +222,7 @@ static inline bool rxr_active(void)
 }
 
 static inline void __rxr_sk_update(struct sock *sk) { }
+static inline void __rxr_sk_listen(struct sock *sk) { }
 static inline void rxr_sk_memalloc(struct sock *sk, bool on) { }
 static inline void rxr_sk_destruct(struct sock *sk) { }
 static inline void rxr_sk_clone(struct sock *newsk) { }
@@ -359,6 +361,19 @@ static inline void rxr_sk_update(struct sock *sk)
 {
 	if (rxr_active())
 		__rxr_sk_update(sk);
+}
+
+/**
+ * rxr_sk_listen() - tell rx-reserve a socket started to listen
+ * @sk: the socket
+ *
+ * Called from inet_csk_listen_start().  Costs a static branch unless
+ * priority flows exist.
+ */
+static inline void rxr_sk_listen(struct sock *sk)
+{
+	if (rxr_active())
+		__rxr_sk_listen(sk);
 }
 
 #endif /* _NET_RX_RESERVE_H */

@@ -595,6 +595,24 @@ static void rxr_sk_unmark(struct sock *sk, u8 mark)
 }
 
 /**
+ * __rxr_sk_listen() - a socket started to listen
+ * @sk: the socket
+ *
+ * A listener is no priority flow (SO_RX_RESERVE refuses one with -EINVAL):
+ * a priority socket that starts listening loses its marks and its pool,
+ * and getsockopt() reads 0.  The sockets it accepts are ordinary ones.
+ * Called through rxr_sk_listen().
+ *
+ * Context: process context, socket locked.
+ */
+void __rxr_sk_listen(struct sock *sk)
+{
+	if (sock_flag(sk, SOCK_RX_RESERVE))
+		rxr_sk_unmark(sk, RXR_MARK_SOCKOPT | RXR_MARK_MEMALLOC);
+}
+EXPORT_SYMBOL_GPL(__rxr_sk_listen);
+
+/**
  * rxr_sk_memalloc() - follow sk_set_memalloc() and sk_clear_memalloc()
  * @sk: the socket
  * @on: whether %SOCK_MEMALLOC was set or cleared
@@ -944,9 +962,9 @@ static void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n)
 	*n = 0;
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached) {
-		*base = rdev->caps.slot_base;
-		*n = rdev->caps.hw_slots;
+	if (rdev) {
+		*base = READ_ONCE(rdev->resv_base);
+		*n = READ_ONCE(rdev->resv_n);
 	}
 	rcu_read_unlock();
 }
@@ -1054,6 +1072,8 @@ int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps)
 		err = -EBUSY;
 	} else {
 		rdev->caps = *caps;
+		WRITE_ONCE(rdev->resv_base, caps->slot_base);
+		WRITE_ONCE(rdev->resv_n, caps->hw_slots);
 		swap(rdev->slot_owner, owner);
 		swap(rdev->slot_installed, installed);
 		rdev->enabled = true;

@@ -95,6 +95,10 @@ struct rxr_flow_set {
  * @sw: flows in software, whose pools may be lent
  * @hand: round robin over @hw for rxr_queue_page()
  * @caps: what the driver gave in rxr_dev_attach()
+ * @resv_base: first ntuple location of the last @caps; kept after a detach
+ * @resv_n: number of those locations, kept reserved while the driver has
+ *	the device back (link down), so that no administrator's rule sits
+ *	there when it attaches again
  * @attached: a driver attached the device
  * @enabled: the rx-reserve private flag
  * @dead: the device is unregistering
@@ -122,6 +126,8 @@ struct rxr_dev {
 	struct rxr_flow_set sw;
 	atomic_t hand;
 	struct rxr_dev_caps caps;
+	u32 resv_base;
+	u32 resv_n;
 	bool attached;
 	bool enabled;
 	bool dead;

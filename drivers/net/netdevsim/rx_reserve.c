@@ -772,7 +772,10 @@ int nsim_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc,
 		nfc->rule_cnt = 0;
 		for (i = 0; i < NSIM_NTUPLE_SIZE; i++)
 			nfc->rule_cnt += rxr->tbl[i].used;
-		nfc->data = NSIM_NTUPLE_SIZE;
+		/* ethtool -N without "loc" leaves the choice to the driver,
+		 * which keeps out of rx-reserve's range.
+		 */
+		nfc->data = NSIM_NTUPLE_SIZE | RX_CLS_LOC_SPECIAL;
 		return 0;
 	case ETHTOOL_GRXCLSRULE:
 		return nsim_rxr_get_rule(rxr, nfc);
@@ -807,14 +810,38 @@ static int nsim_rxr_check_spec(struct net_device *dev,
 	return 0;
 }
 
+/* An insert at RX_CLS_LOC_ANY, _FIRST or _LAST: the highest free location
+ * (the lowest for _FIRST) outside rx-reserve's range.  RTNL held.
+ */
+static int nsim_rxr_pick_loc(struct net_device *dev, struct nsim_rxr *rxr,
+			     struct ethtool_rx_flow_spec *fs)
+{
+	bool first = fs->location == RX_CLS_LOC_FIRST;
+	unsigned int i, loc;
+
+	if (fs->location != RX_CLS_LOC_ANY && fs->location != RX_CLS_LOC_LAST &&
+	    !first)
+		return -EINVAL;
+	for (i = 0; i < NSIM_NTUPLE_SIZE; i++) {
+		loc = first ? i : NSIM_NTUPLE_SIZE - 1 - i;
+		if (!rxr->tbl[loc].used && !rxr_ethtool_core_rule(dev, loc)) {
+			fs->location = loc;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
 /**
  * nsim_set_rxnfc() - ethtool set_rxnfc: insert and delete ntuple rules
  * @dev: the port
  * @nfc: the command
  *
- * Used by administrators (ethtool -N) and by rx-reserve alike.
+ * Used by administrators (ethtool -N) and by rx-reserve alike.  An insert
+ * without a location gets one outside rx-reserve's range.
  *
- * Return: 0 or -errno; -EIO when debugfs fail_insert is set.
+ * Return: 0 or -errno; -EIO when debugfs fail_insert is set, -ENOSPC when
+ * no location is free.
  */
 int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 {
@@ -827,6 +854,11 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 		return -EOPNOTSUPP;
 	switch (nfc->cmd) {
 	case ETHTOOL_SRXCLSRLINS:
+		if (fs->location & RX_CLS_LOC_SPECIAL) {
+			err = nsim_rxr_pick_loc(dev, rxr, fs);
+			if (err)
+				return err;
+		}
 		err = nsim_rxr_check_spec(dev, fs);
 		if (err)
 			return err;
