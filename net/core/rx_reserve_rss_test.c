@@ -147,50 +147,54 @@ static void rxr_rss_test_rules(struct kunit *test)
 {
 	struct ethtool_rxnfc info;
 	struct rxr_tuple t, back;
-	struct rxr_rss rss;
+	struct rxr_rss *rss;
 	u32 locs[2];
 
-	rxr_rss_init(&rss, 128, 1);
-	KUNIT_EXPECT_EQ(test, rss.nslots, 32);
-	rxr_rss_init(&rss, 64, 1);
-	KUNIT_EXPECT_EQ(test, rss.nslots, 16);
-	rxr_rss_init(&rss, 96, 1);
-	KUNIT_EXPECT_EQ(test, rss.nslots, 0);
+	/* On the heap: a debug kernel's stack frame would be too large. */
+	rss = kunit_kzalloc(test, sizeof(*rss), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rss);
+
+	rxr_rss_init(rss, 128, 1);
+	KUNIT_EXPECT_EQ(test, rss->nslots, 32);
+	rxr_rss_init(rss, 64, 1);
+	KUNIT_EXPECT_EQ(test, rss->nslots, 16);
+	rxr_rss_init(rss, 96, 1);
+	KUNIT_EXPECT_EQ(test, rss->nslots, 0);
 	rule_ins(&info, &t, 0, 1);
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(NULL, &info), -EOPNOTSUPP);
 
-	rxr_rss_init(&rss, 128, 1);
+	rxr_rss_init(rss, 128, 1);
 	tuple_v4(test, &ms_v4[0], &t);
 	rule_ins(&info, &t, 32, 1);
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), -EINVAL);
 	rule_ins(&info, &t, 3, 0);
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), -EINVAL);
 	rule_ins(&info, &t, 3, 1);
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), 0);
-	KUNIT_EXPECT_TRUE(test, rss.rule[3].used);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), 0);
+	KUNIT_EXPECT_TRUE(test, rss->rule[3].used);
 
 	memset(&info, 0, sizeof(info));
 	info.cmd = ETHTOOL_GRXCLSRLCNT;
-	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(&rss, &info, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(rss, &info, NULL), 0);
 	KUNIT_EXPECT_EQ(test, info.rule_cnt, 1);
 	KUNIT_EXPECT_EQ(test, info.data, 32);
 	info.cmd = ETHTOOL_GRXCLSRLALL;
 	info.rule_cnt = 2;
-	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(&rss, &info, locs), 0);
+	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(rss, &info, locs), 0);
 	KUNIT_EXPECT_EQ(test, info.rule_cnt, 1);
 	KUNIT_EXPECT_EQ(test, locs[0], 3);
 	info.cmd = ETHTOOL_GRXCLSRLALL;
 	info.rule_cnt = 0;
-	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(&rss, &info, locs), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(rss, &info, locs), -EMSGSIZE);
 	info.cmd = ETHTOOL_GRXCLSRULE;
 	info.fs.location = 3;
-	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(&rss, &info, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(rss, &info, NULL), 0);
 	KUNIT_EXPECT_EQ(test, info.fs.ring_cookie, 1);
 	KUNIT_ASSERT_EQ(test, rxr_tuple_from_fs(&info.fs, &back), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(&back, &t, sizeof(t)), 0);
 	info.fs.location = 4;
-	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(&rss, &info, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(rss, &info, NULL), -ENOENT);
 	memset(&info, 0, sizeof(info));
 	info.cmd = ETHTOOL_GRXCLSRLCNT;
 	KUNIT_EXPECT_EQ(test, rxr_rss_get_rule(NULL, &info, NULL), 0);
@@ -198,11 +202,11 @@ static void rxr_rss_test_rules(struct kunit *test)
 
 	info.cmd = ETHTOOL_SRXCLSRLDEL;
 	info.fs.location = 3;
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), 0);
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), -ENOENT);
-	KUNIT_EXPECT_FALSE(test, rss.rule[3].used);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), 0);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, rss->rule[3].used);
 	info.cmd = ETHTOOL_SRXFH;
-	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(&rss, &info), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, rxr_rss_set_rule(rss, &info), -EOPNOTSUPP);
 }
 
 /* Buckets: the flows' hashes masked to the table; shared buckets count
@@ -212,33 +216,37 @@ static void rxr_rss_test_buckets(struct kunit *test)
 {
 	DECLARE_BITMAP(map, 128);
 	struct ethtool_rxnfc info;
-	struct rxr_rss rss;
+	struct rxr_rss *rss;
 	struct rxr_tuple t;
 	u32 h0, h1;
 
-	rxr_rss_init(&rss, 128, 1);
+	/* On the heap: a debug kernel's stack frame would be too large. */
+	rss = kunit_kzalloc(test, sizeof(*rss), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rss);
+
+	rxr_rss_init(rss, 128, 1);
 	tuple_v4(test, &ms_v4[0], &t);
 	rule_ins(&info, &t, 0, 1);
-	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(&rss, &info), 0);
-	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(&rss, &info), 0);
+	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(rss, &info), 0);
+	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(rss, &info), 0);
 	tuple_v6(test, &ms_v6[0], &t);
 	rule_ins(&info, &t, 5, 1);
-	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(&rss, &info), 0);
+	KUNIT_ASSERT_EQ(test, rxr_rss_set_rule(rss, &info), 0);
 
 	h0 = ms_v4[0].l4 & 127;
 	h1 = ms_v6[0].l4 & 127;
-	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(&rss, ms_key, RXR_RSS_TCPV4 |
+	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(rss, ms_key, RXR_RSS_TCPV4 |
 					      RXR_RSS_TCPV6, 128, map),
 			h0 == h1 ? 1 : 2);
 	KUNIT_EXPECT_TRUE(test, test_bit(h0, map));
 	KUNIT_EXPECT_TRUE(test, test_bit(h1, map));
 	/* IPv4 only: the IPv6 flow has no bucket. */
-	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(&rss, ms_key, RXR_RSS_TCPV4, 128,
+	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(rss, ms_key, RXR_RSS_TCPV4, 128,
 					      map), 1);
 	KUNIT_EXPECT_TRUE(test, test_bit(h0, map));
 	/* The same flow in a second slot adds no bucket. */
-	rss.rule[7] = rss.rule[0];
-	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(&rss, ms_key, RXR_RSS_TCPV4, 128,
+	rss->rule[7] = rss->rule[0];
+	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(rss, ms_key, RXR_RSS_TCPV4, 128,
 					      map), 1);
 	KUNIT_EXPECT_EQ(test, rxr_rss_buckets(NULL, ms_key, RXR_RSS_TCPV4, 128,
 					      map), 0);
