@@ -17,8 +17,8 @@ QUEUES ?= 4
 CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
-	ethtool \
-	test test-tools test-kunit test-selftests test-upstream \
+	ethtool debug \
+	test test-tools test-kunit test-selftests test-upstream test-debug \
 	boot demo bench patches checkpatch w1 clean distclean FORCE
 
 all: kernels initramfs host-tools
@@ -43,6 +43,11 @@ vanilla: source
 	@mk/kernel.sh vanilla
 
 kernels: kernel vanilla
+
+# The patched kernel with config/debug.config on top (KASAN, lockdep,
+# kmemleak, ...), in build/debug/out.
+debug: tree
+	@mk/kernel.sh debug
 
 # The overlay's C files built alone with W=1; fails on any warning.
 w1: kernel
@@ -69,7 +74,7 @@ $(BUILD)/bin/%: tests/bench/src/%.c
 ethtool: deps
 	@mk/ethtool.sh
 
-initramfs: deps tree ethtool
+initramfs: deps tree ethtool $(BUILD)/bin/memload
 	@mk/initramfs.sh
 
 # The whole suite: builds what it needs, prints TAP, a timing line per phase
@@ -88,6 +93,10 @@ test-selftests:
 
 test-upstream:
 	@tests/run.sh upstream
+
+# Every KUnit suite and kselftest on the debug kernel; any splat fails it.
+test-debug:
+	@tests/run.sh debug
 
 # make boot [KERNEL=patched|vanilla] [NIC=none|e1000e|virtio|virtio-mq]
 #           [QUEUES=N] [CMD='shell command run in the guest']

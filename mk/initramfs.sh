@@ -24,6 +24,9 @@ PATH=$PATH:/usr/sbin:/sbin
 progs="bash ip jq nbd-client iscsiadm iscsid nvme"
 ethtool_bin=$BUILD/ethtool/bin/ethtool
 [ -x "$ethtool_bin" ] || { echo "initramfs: run make ethtool first" >&2; exit 1; }
+# The bench's memory load, for the soak test (nsim_soak.sh).
+memload_bin=$BUILD/bin/memload
+[ -x "$memload_bin" ] || { echo "initramfs: build $memload_bin first" >&2; exit 1; }
 
 # Upstream kselftests run as a regression guard (tests/upstream.list),
 # plus the library files they and the project's tests source.
@@ -39,7 +42,7 @@ inputs()
 	dpkg-query -W busybox-static bash ethtool iproute2 jq nbd-client \
 		open-iscsi nvme-cli coreutils libc6
 	cat "$BUILD/patched/out/include/generated/uapi/linux/version.h"
-	cat "$ethtool_bin"
+	cat "$ethtool_bin" "$memload_bin"
 }
 stamp=$(inputs 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -95,6 +98,7 @@ done
 # The patched ethtool, where Debian's would be.
 cp "$ethtool_bin" usr/sbin/ethtool
 copy_libs "$ethtool_bin"
+cp "$memload_bin" usr/bin/memload
 
 # busybox for everything else (never shadowing a real program).  Debian's
 # busybox-static shell prefers its own applets to programs on PATH, so the

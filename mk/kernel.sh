@@ -5,6 +5,8 @@
 #
 #   KIND=patched  source build/patched/linux, objects build/patched/out
 #   KIND=vanilla  source build/vanilla/linux, objects build/vanilla/out
+#   KIND=debug    source build/patched/linux, objects build/debug/out, with
+#                 config/debug.config (KASAN, lockdep, kmemleak, ...) on top
 #
 # The two trees have the same shape, and ccache's base_dir is build/, so the
 # vanilla and the patched kernel share ccache entries for every file the
@@ -16,11 +18,12 @@
 set -eu
 : "${BUILD:?}"
 kind=$1; shift
+frags=("$PWD/config/rx-reserve.config")
 case "$kind" in
 patched|vanilla) src=$BUILD/$kind/linux ;;
+debug) src=$BUILD/patched/linux; frags+=("$PWD/config/debug.config") ;;
 *) echo "kernel: unknown kind '$kind'" >&2; exit 1 ;;
 esac
-frag=$PWD/config/rx-reserve.config
 out=$BUILD/$kind/out
 tmp=$BUILD/$kind/config.tmp
 mkdir -p "$out"
@@ -39,10 +42,12 @@ kmake() { make -C "$src" O="$out" CC="$cc" -j"$(nproc)" "$@"; }
 rm -rf "$tmp"
 mkdir -p "$tmp"
 tmp=$(readlink -f "$tmp")
-(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$tmp" "$frag") \
+(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$tmp" "${frags[@]}") \
 	> "$tmp.log" 2>&1 || { cat "$tmp.log" >&2; exit 1; }
 make -s -C "$src" O="$tmp" olddefconfig >> "$tmp.log" 2>&1
-mk/check-config.sh "$frag" "$tmp/.config" "$src" "$kind"
+for frag in "${frags[@]}"; do
+	mk/check-config.sh "$frag" "$tmp/.config" "$src" "${kind/debug/patched}"
+done
 if ! cmp -s "$tmp/.config" "$out/.config"; then
 	cp "$tmp/.config" "$out/.config"
 	echo "kernel: $kind: new .config"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [all|build|tools|kunit|selftests|upstream]: the `make test` driver.
+# run.sh [all|build|tools|kunit|selftests|upstream|debug]: the `make test`
+# and `make test-debug` driver.
 #
 # Phases (all, in this order):
 #   build      both kernels, the guest image and the bench tools (make all)
@@ -11,6 +12,8 @@
 #   upstream   upstream 6.12 kselftests and KUnit suites on the patched and
 #              the vanilla kernel: a regression is a test that passes on
 #              vanilla and not on patched
+#   debug      (make test-debug) kunit, selftests and upstream's kselftests
+#              on the debug kernel; any splat fails
 #
 # Prints TAP (one line per test), a "# phase" timing line per phase, and ends
 # with "N passed, N failed, N skipped".  Exits non-zero on any failure.  A
@@ -76,6 +79,10 @@ guest_tap()
 
 	python3 tests/lib/ktap.py tap "$out/output.txt" > "$out/results" 2>/dev/null
 	tap_from "$prefix" "$out/results"
+	# What failed, in CI's log too: the failed checks of the guest's tests.
+	grep -q '^fail' "$out/results" 2>/dev/null &&
+		grep -E '^# (running |FAIL)' "$out/output.txt" |
+		grep -B1 'FAIL' | grep -v '^--$' | head -n 30
 	case "$rc" in
 	0) ;;
 	124) tap fail "${prefix}guest" "timed out" ;;
@@ -188,7 +195,7 @@ phase_kunit()
 # as the reserve queue; e1000e:msi runs it on MSI (e1000e.IntMode=1),
 # where queue 1 has no vector: the fallback alone.
 selftest_guests=(
-	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh"
+	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh nsim_badinput.sh nsim_soak.sh"
 	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh"
@@ -197,11 +204,15 @@ selftest_guests=(
 
 iscsi_iqn=iqn.2026-12.org.example.rx-reserve:disk
 
-phase_selftests()
+# selftest_guests_run KERNEL PREFIX [SLOW [APPEND [CYCLES]]]: every guest
+# of selftest_guests on KERNEL, its results prefixed with PREFIX; SLOW
+# multiplies the time limits, APPEND goes on each kernel command line,
+# CYCLES is nsim_soak.sh's number of OOM cycles (20).
+selftest_guests_run()
 {
-	local g nic label opts tests t list rc peer
+	local kernel=$1 prefix=$2 slow=${3:-1} extra=${4:-} cycles=${5:-20}
+	local g nic label opts tests t list rc peer name
 
-	phase_start selftests
 	for g in "${selftest_guests[@]}"; do
 		label=${g%% *}
 		nic=${label%%:*}
@@ -216,13 +227,22 @@ phase_selftests()
 			--peer "$top/tests/bench/nbd-peer.sh 64 10809"
 			--peer "$top/tests/bench/iscsi-peer.sh 64"
 			--peer "$top/tests/bench/flood-peer.sh")
+		name=selftests-$label
+		[ "$kernel" = patched ] || name=$kernel-$name
 		# shellcheck disable=SC2086
-		guest "selftests-$label" --kernel patched --nic "$nic" $opts \
-			"${peer[@]}" --timeout 600 -- \
-			"RXR_NBD_PORT=10809 RXR_ISCSI_IQN=$iscsi_iqn RXR_FLOOD_PEER=1 /rxr/ksft.sh$list"
+		guest "$name" --kernel "$kernel" --nic "$nic" $opts \
+			${extra:+--append "$extra"} "${peer[@]}" \
+			--timeout $((1200 * slow)) -- \
+			"RXR_KSFT_SLOW=$slow RXR_SOAK_CYCLES=$cycles RXR_NBD_PORT=10809 RXR_ISCSI_IQN=$iscsi_iqn RXR_FLOOD_PEER=1 /rxr/ksft.sh$list"
 		rc=$?
-		guest_tap "selftests[$label]: " "selftests-$label" "$rc"
+		guest_tap "${prefix}selftests[$label]: " "$name" "$rc"
 	done
+}
+
+phase_selftests()
+{
+	phase_start selftests
+	selftest_guests_run patched ""
 	unpaced_compare
 	phase_end
 }
@@ -359,6 +379,66 @@ compare()
 	done < "$v"
 }
 
+# The debug kernel (config/debug.config: KASAN, lockdep, kmemleak,
+# debugobjects, ...) runs every KUnit suite, the project's kselftests on
+# each NIC model and the upstream kselftests.  Its guests are several
+# times slower: their limits are multiplied by debug_slow.  Any splat on
+# a debug guest's console fails the phase, and is printed.
+debug_slow=4
+debug_append="page_owner=on"
+# The soak's OOM cycles take 4 times as long there: 5 of them, with
+# page_owner counting rx-reserve's pages, against 20 on the other kernel.
+debug_soak_cycles=5
+
+phase_debug()
+{
+	local list rc d
+
+	phase_start debug
+	if make -s debug initramfs host-tools > "$results/debug-build.log" 2>&1; then
+		tap pass "debug: build of the debug kernel"
+	else
+		tail -n 40 "$results/debug-build.log" | sed 's/^/# /'
+		tap fail "debug: build of the debug kernel" \
+			"see $results/debug-build.log"
+		phase_end
+		return 1
+	fi
+	guest debug-kunit --kernel debug --nic none \
+		--timeout $((600 * debug_slow)) \
+		--append "kunit.enable=1 $debug_append" -- true
+	rc=$?
+	python3 tests/lib/ktap.py kunit "$results/debug-kunit/console.log" \
+		> "$results/debug-kunit/results" 2>/dev/null
+	tap_from "debug: kunit: " "$results/debug-kunit/results"
+	[ -s "$results/debug-kunit/results" ] ||
+		tap fail "debug: kunit" "no KUnit output"
+	[ "$rc" -eq 0 ] || tap fail "debug: kunit guest" "exit $rc"
+
+	selftest_guests_run debug "debug: " "$debug_slow" "$debug_append" \
+		"$debug_soak_cycles"
+
+	list=$(sed -e 's/#.*//' -e 's/\.c$//' tests/upstream.list | xargs)
+	# shellcheck disable=SC2086
+	guest debug-upstream --kernel debug --nic none \
+		--timeout $((900 * debug_slow)) --append "$debug_append" -- \
+		"RXR_KSFT_SLOW=$debug_slow /rxr/ksft.sh $list"
+	guest_tap "debug: upstream: " debug-upstream $?
+
+	for d in "$results"/debug-*/; do
+		d=${d%/}
+		[ -f "$d/console.log" ] || continue
+		if python3 tests/lib/splats.py "$d/console.log" > "$d/splats"; then
+			tap pass "debug: no splat on ${d##*/}'s console"
+		else
+			sed 's/^/# /' "$d/splats"
+			tap fail "debug: no splat on ${d##*/}'s console" \
+				"$(grep -c ': splat ' "$d/splats") splat(s)"
+		fi
+	done
+	phase_end
+}
+
 echo "TAP version 13"
 case "$what" in
 all)
@@ -373,6 +453,7 @@ tools) phase_tools ;;
 kunit) phase_kunit ;;
 selftests) phase_selftests ;;
 upstream) phase_kunit > /dev/null; passed=0 failed=0 skipped=0 n=0; phase_upstream ;;
+debug) phase_debug ;;
 *) echo "run.sh: unknown phase '$what'" >&2; exit 2 ;;
 esac
 echo "1..$n"

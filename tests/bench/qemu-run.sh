@@ -5,14 +5,14 @@
 # collect its output, enforce a timeout, and clean up everything it made.
 #
 # Usage: qemu-run.sh [options] [--] [COMMAND...]
-#   --kernel K        patched | vanilla | path to a bzImage   (patched)
+#   --kernel K        patched | vanilla | debug | a bzImage's path (patched)
 #   --nic N           none | e1000e | virtio | virtio-mq         (none)
 #                     none: no NIC but the netdevsim devices the guest makes
 #   --queues N        queue pairs of virtio-mq                   (4)
 #   --rss on|off      virtio-mq RSS in QEMU (rss=on)             (on)
 #   --smp N --mem MB  guest size                                 (2, 256)
 #   --timeout S       wall-clock limit for the whole guest       (300)
-#   --append ARGS     extra kernel command line
+#   --append ARGS     extra kernel command line (repeatable)
 #   --peer CMD        run CMD (sh -c) inside the bench namespace, in the
 #                     background, for the guest to talk to; repeatable
 #   --file SRC[:DST]  put SRC into the guest at /rxr/DST; repeatable
@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--timeout) limit=$2; shift ;;
-	--append) append=$2; shift ;;
+	--append) append="${append:+$append }$2"; shift ;;
 	--peer) peers+=("$2"); shift ;;
 	--file) files+=("$2"); shift ;;
 	--script) script=$2; shift ;;
@@ -63,10 +63,10 @@ while [ $# -gt 0 ]; do
 done
 
 case "$kernel" in
-patched|vanilla) image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
+patched|vanilla|debug) image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
 esac
-[ -r "$image" ] || die "no kernel image $image (run make kernels)"
+[ -r "$image" ] || die "no kernel image $image (run make kernels, or make debug)"
 initrd=$BUILD/initramfs.cpio.gz
 [ -r "$initrd" ] || die "no $initrd (run make initramfs)"
 case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac

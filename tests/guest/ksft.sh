@@ -5,7 +5,8 @@
 # tools/testing/selftests/run_kselftest.sh does.  A test's exit code 4 is a
 # skip (KSFT_SKIP); its output is printed as TAP comments.  Each test runs
 # from its own directory under the timeout in that directory's "settings"
-# file (default 300 s).
+# file (default 300 s), times RXR_KSFT_SLOW (default 1: the debug kernel's
+# guests are slower).
 
 n=0
 echo "TAP version 13"
@@ -19,6 +20,7 @@ for t in "$@"; do
 		limit=$(sed -n 's/^timeout=//p' "$dir/settings")
 		[ -n "$limit" ] || limit=300
 	fi
+	limit=$((limit * ${RXR_KSFT_SLOW:-1}))
 	if [ ! -x "$dir/$name" ]; then
 		echo "not ok $n $t # missing from the guest image"
 		continue

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of tests/lib/splats.py, the debug run's splat finder."""
+
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib'))
+import splats  # noqa: E402
+
+CLEAN = """\
+[    0.100000] kmemleak: Kernel memory leak detector initialized (mem pool free: 15000)
+[    0.200000] kasan: KernelAddressSanitizer initialized
+[    0.300000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar
+[    1.000000] e1000e 0000:00:02.0 eth0: NIC Link is Up
+[    2.000000] FAULT_INJECTION: forcing a failure.
+rxr: kmemleak report:
+rxr: kmemleak report done
+"""
+
+DIRTY = """\
+[    1.000000] ok
+[    2.000000] ==================================================================
+[    2.000001] BUG: KASAN: slab-use-after-free in rxr_flow_put+0x12/0x40
+[    2.000002] Read of size 4 at addr ffff888003c1e000 by task swapper/0
+[    2.000003] Call Trace:
+[    2.000004]  <IRQ>
+[    2.000005]
+[    3.000000] ======================================================
+[    3.000001] WARNING: possible circular locking dependency detected
+[    3.000002] 6.12.118 #1 Not tainted
+[    3.000003] ------------------------------------------------------
+[    3.000004] ---[ end trace 0000000000000000 ]---
+[    3.000005] net: after the trace
+[    4.000000] BUG: sleeping function called from invalid context at mm/slub.c:4119
+[    5.000000] ODEBUG: free active (active state 0) object: 00000000 object type: timer_list
+rxr: kmemleak report:
+unreferenced object 0xffff888004a3c000 (size 64):
+  comm "rxr_sock", pid 120, jiffies 4294893000
+  backtrace (crc 0):
+    rxr_flow_register+0x30/0x200
+
+[    6.000000] page_pool_release_retry() stalled pool shutdown: id 3, 2 inflight 60 sec
+"""
+
+
+class SplatsTest(unittest.TestCase):
+    def blocks(self, text):
+        return list(splats.splats(text.splitlines(keepends=True)))
+
+    def test_clean_console(self):
+        self.assertEqual(self.blocks(CLEAN), [])
+
+    def test_each_kind_found_once(self):
+        b = self.blocks(DIRTY)
+        heads = [x[0] for x in b]
+        self.assertEqual(len(b), 6, heads)
+        self.assertTrue(heads[0].startswith("BUG: KASAN"))
+        self.assertTrue(heads[1].startswith("WARNING: possible circular"))
+        self.assertTrue(heads[2].startswith("BUG: sleeping function"))
+        self.assertTrue(heads[3].startswith("ODEBUG: free active"))
+        self.assertTrue(heads[4].startswith("unreferenced object"))
+        self.assertIn("stalled pool shutdown", heads[5])
+
+    def test_block_ends_at_trace_end(self):
+        b = self.blocks(DIRTY)
+        self.assertEqual(b[1][-1], "---[ end trace 0000000000000000 ]---")
+        self.assertNotIn("net: after the trace", b[1])
+        # The KASAN report runs to its blank line, timestamps removed.
+        self.assertEqual(b[0][-1], " <IRQ>")
+        self.assertIn("    rxr_flow_register+0x30/0x200", b[4])
+
+    def test_block_bounded(self):
+        text = "WARNING: CPU: 0\n" + "x\n" * 100
+        b = self.blocks(text)
+        self.assertEqual(len(b), 1)
+        self.assertEqual(len(b[0]), splats.MAX_LINES)
+
+    def test_main_exit_codes(self):
+        with tempfile.TemporaryDirectory() as d:
+            clean = os.path.join(d, "clean.log")
+            dirty = os.path.join(d, "dirty.log")
+            with open(clean, "w") as f:
+                f.write(CLEAN)
+            with open(dirty, "w") as f:
+                f.write(DIRTY)
+            out = io.StringIO()
+            with redirect_stdout(out):
+                self.assertEqual(splats.main(["splats", clean]), 0)
+                self.assertEqual(splats.main(["splats", clean, dirty]), 1)
+            self.assertIn("dirty.log: splat 6:", out.getvalue())
+            r = subprocess.run([sys.executable, splats.__file__,
+                                os.path.join(d, "missing.log")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn("splats:", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
