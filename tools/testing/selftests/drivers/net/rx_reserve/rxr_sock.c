@@ -36,12 +36,40 @@
  *   rxr_sock say PORT TEXT
  *	accept one connection on PORT, send TEXT and a newline, close, exit:
  *	a request to the bench's peer.
+ *   rxr_sock badopt [ADDR]
+ *	check SO_RX_RESERVE against bad input: option lengths, values and
+ *	pointers, getsockopt() buffers, socket types, TCP states (SYN-SENT
+ *	towards ADDR, an IPv4 address that does not answer, if given), a
+ *	listener, and a caller without CAP_NET_ADMIN; exit 0 if every
+ *	refusal has the defined errno and leaves the option as it was.
+ *   rxr_sock write FILE TEXT
+ *	write TEXT and a newline to FILE in one write(2); print "errno E"
+ *	(E: 0 or the errno's name) and, on success, "wrote N".
+ *   rxr_sock ethnl [-u] CMD TOKEN...
+ *	send one hand-built request to the "ethtool" generic netlink family
+ *	(-u: without CAP_NET_ADMIN) and print its answer: a "reply dev NAME
+ *	enabled N" line per RX_RESERVE reply, then "errno E", the extack
+ *	message as "extack: TEXT" and a missing attribute as "miss_type N".
+ *	CMD is the genetlink command; each TOKEN adds to the message:
+ *	  T=u8:V T=u16:V T=u32:V T=u64:V  an attribute of type T (T+=...:
+ *					  with NLA_F_NESTED set)
+ *	  T=str:S  T=raw:S		  S with, or without, its NUL
+ *	  T=empty			  an attribute without payload
+ *	  T=nest ... end		  a nest (T=flatnest: without
+ *					  NLA_F_NESTED)
+ *	  pad=N				  N bytes of garbage after the rest
+ *	  flags=V  dump  reserved=V	  nlmsg_flags (default REQUEST|ACK),
+ *					  NLM_F_DUMP, genlmsghdr.reserved
+ *	  len=N				  send only the first N bytes, with
+ *					  nlmsg_len N
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/bpf.h>
+#include <linux/genetlink.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -49,10 +77,12 @@
 #include <poll.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,7 +132,8 @@ static int get_rxr(int fd)
 	return on;
 }
 
-static int drop_net_admin(void)
+/* CAP_NET_ADMIN in the effective set, on or off (it stays permitted). */
+static int set_net_admin(int on)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -111,8 +142,18 @@ static int drop_net_admin(void)
 
 	if (syscall(SYS_capget, &hdr, data))
 		return -1;
-	data[CAP_NET_ADMIN / 32].effective &= ~(1U << (CAP_NET_ADMIN % 32));
+	if (on)
+		data[CAP_NET_ADMIN / 32].effective |=
+			1U << (CAP_NET_ADMIN % 32);
+	else
+		data[CAP_NET_ADMIN / 32].effective &=
+			~(1U << (CAP_NET_ADMIN % 32));
 	return syscall(SYS_capset, &hdr, data);
+}
+
+static int drop_net_admin(void)
+{
+	return set_net_admin(0);
 }
 
 static int errors(void)
@@ -169,6 +210,408 @@ static socklen_t parse(const char *addr, int port, struct sockaddr_storage *ss)
 	}
 	fprintf(stderr, "rxr_sock: bad address %s\n", addr);
 	exit(2);
+}
+
+/* The name of errno @e, for the scripts; its number if not listed here. */
+static const char *errname(int e)
+{
+	static char buf[16];
+
+	switch (e) {
+	case 0: return "0";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EACCES: return "EACCES";
+	case EFAULT: return "EFAULT";
+	case EBUSY: return "EBUSY";
+	case ENODEV: return "ENODEV";
+	case EINVAL: return "EINVAL";
+	case ERANGE: return "ERANGE";
+	case ENOPROTOOPT: return "ENOPROTOOPT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EMSGSIZE: return "EMSGSIZE";
+	case EAGAIN: return "EAGAIN";
+	}
+	snprintf(buf, sizeof(buf), "E%d", e);
+	return buf;
+}
+
+static int set_rxr_raw(int fd, const void *val, socklen_t len)
+{
+	return setsockopt(fd, SOL_SOCKET, SO_RX_RESERVE, val, len) ? errno : 0;
+}
+
+static int get_rxr_raw(int fd, void *val, socklen_t *len)
+{
+	return getsockopt(fd, SOL_SOCKET, SO_RX_RESERVE, val, len) ? errno : 0;
+}
+
+/* The TCP state of @fd (TCP_ESTABLISHED...), or -1. */
+static int tcp_state(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return -1;
+	return ti.tcpi_state;
+}
+
+/* Wait, 2 s at most, for @fd to reach TCP state @want; the state. */
+static int wait_state(int fd, int want)
+{
+	int i, st = -1;
+
+	for (i = 0; i < 200; i++) {
+		st = tcp_state(fd);
+		if (st == want)
+			break;
+		usleep(10000);
+	}
+	return st;
+}
+
+/* A TCP socket in state @want, as @what: SO_RX_RESERVE on and off. */
+static void state_case(const char *what, int fd, int want)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s: in that TCP state", what);
+	check_val(buf, wait_state(fd, want), want);
+	snprintf(buf, sizeof(buf), "%s: SO_RX_RESERVE 1", what);
+	check(buf, set_rxr(fd, 1), 0);
+	snprintf(buf, sizeof(buf), "%s: getsockopt", what);
+	check_val(buf, get_rxr(fd), 1);
+	snprintf(buf, sizeof(buf), "%s: SO_RX_RESERVE 0", what);
+	check(buf, set_rxr(fd, 0), 0);
+	snprintf(buf, sizeof(buf), "%s: getsockopt after 0", what);
+	check_val(buf, get_rxr(fd), 0);
+}
+
+/* A listening IPv4 TCP socket on loopback; its address in @sin. */
+static int lo_listen(struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd;
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)sin, len) ||
+	    listen(fd, 8) || getsockname(fd, (struct sockaddr *)sin, &len)) {
+		perror("badopt: listen");
+		exit(1);
+	}
+	return fd;
+}
+
+static int lo_connect(const struct sockaddr_in *sin)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)sin, sizeof(*sin))) {
+		perror("badopt: connect");
+		exit(1);
+	}
+	return fd;
+}
+
+static void badopt_len(void)
+{
+	socklen_t len, lens[] = { 0, 1, 2, 3 };
+	unsigned char g[16], want[sizeof(int)];
+	int tcp, v, pair[2], one = 1, ok;
+	char what[96];
+	void *page;
+	size_t i;
+
+	tcp = socket(AF_INET, SOCK_STREAM, 0);
+	page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (tcp < 0 || page == MAP_FAILED) {
+		perror("badopt");
+		exit(1);
+	}
+
+	/* setsockopt(): an int, at least. */
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		v = 1;
+		snprintf(what, sizeof(what), "setsockopt optlen %u", lens[i]);
+		check(what, set_rxr_raw(tcp, &v, lens[i]), EINVAL);
+		snprintf(what, sizeof(what),
+			 "getsockopt after setsockopt optlen %u", lens[i]);
+		check_val(what, get_rxr(tcp), 0);
+	}
+	check("setsockopt optval NULL", set_rxr_raw(tcp, NULL, sizeof(int)),
+	      EFAULT);
+	check("setsockopt optval unreadable",
+	      set_rxr_raw(tcp, page, sizeof(int)), EFAULT);
+	check_val("getsockopt after the EFAULTs", get_rxr(tcp), 0);
+	/* Longer: the first int counts, the rest is ignored. */
+	pair[0] = 1;
+	pair[1] = 0;
+	check("setsockopt optlen 8 {1, 0}", set_rxr_raw(tcp, pair, 8), 0);
+	check_val("getsockopt after optlen 8 {1, 0}", get_rxr(tcp), 1);
+	pair[0] = 0;
+	pair[1] = 1;
+	check("setsockopt optlen 8 {0, 1}", set_rxr_raw(tcp, pair, 8), 0);
+	check_val("getsockopt after optlen 8 {0, 1}", get_rxr(tcp), 0);
+
+	/* Values: a boolean, as every SOL_SOCKET flag: 0 off, else on. */
+	{
+		int vals[] = { -1, 2, 255, 256, INT_MAX, INT_MIN };
+
+		for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+			snprintf(what, sizeof(what), "SO_RX_RESERVE %d",
+				 vals[i]);
+			check(what, set_rxr_raw(tcp, &vals[i], sizeof(int)), 0);
+			snprintf(what, sizeof(what),
+				 "getsockopt after %d: 1, not the value",
+				 vals[i]);
+			check_val(what, get_rxr(tcp), 1);
+			check("SO_RX_RESERVE 0", set_rxr(tcp, 0), 0);
+			check_val("getsockopt after 0", get_rxr(tcp), 0);
+		}
+	}
+
+	/* getsockopt(): a short buffer gets the first bytes, no more. */
+	check("SO_RX_RESERVE 1", set_rxr(tcp, 1), 0);
+	memcpy(want, &one, sizeof(want));
+	for (len = 0; len < sizeof(int); len++) {
+		socklen_t got = len;
+
+		memset(g, 0xaa, sizeof(g));
+		snprintf(what, sizeof(what), "getsockopt optlen %u", len);
+		check(what, get_rxr_raw(tcp, g, &got), 0);
+		snprintf(what, sizeof(what),
+			 "getsockopt optlen %u: optlen unchanged", len);
+		check_val(what, got, len);
+		ok = !memcmp(g, want, len);
+		for (i = len; i < sizeof(g); i++)
+			ok &= g[i] == 0xaa;
+		snprintf(what, sizeof(what),
+			 "getsockopt optlen %u: %u bytes of the value written, no more",
+			 len, len);
+		check_val(what, ok, 1);
+	}
+	len = sizeof(g);
+	memset(g, 0xaa, sizeof(g));
+	check("getsockopt optlen 16", get_rxr_raw(tcp, g, &len), 0);
+	check_val("getsockopt optlen 16: optlen 4", len, sizeof(int));
+	check_val("getsockopt optlen 16: the value", *(int *)g, 1);
+	check_val("getsockopt optlen 16: nothing past it", g[sizeof(int)],
+		  0xaa);
+	len = -1;
+	check("getsockopt optlen -1", get_rxr_raw(tcp, g, &len), EINVAL);
+	len = sizeof(int);
+	check("getsockopt optval NULL", get_rxr_raw(tcp, NULL, &len), EFAULT);
+	check("getsockopt optval unwritable", get_rxr_raw(tcp, page, &len),
+	      EFAULT);
+	check("getsockopt optlen NULL", get_rxr_raw(tcp, g, NULL), EFAULT);
+	check("getsockopt optlen unreadable", get_rxr_raw(tcp, g, page),
+	      EFAULT);
+	check_val("the option is still on after all that", get_rxr(tcp), 1);
+	check("SO_RX_RESERVE 0", set_rxr(tcp, 0), 0);
+	close(tcp);
+	munmap(page, 4096);
+}
+
+static void badopt_types(void)
+{
+	static const struct {
+		const char *what;
+		int family, type, protocol;
+	} types[] = {
+		{ "UDP", AF_INET, SOCK_DGRAM, 0 },
+		{ "UDPv6", AF_INET6, SOCK_DGRAM, 0 },
+		{ "raw IPPROTO_TCP", AF_INET, SOCK_RAW, IPPROTO_TCP },
+		{ "raw IPv6 IPPROTO_TCP", AF_INET6, SOCK_RAW, IPPROTO_TCP },
+		{ "unix stream", AF_UNIX, SOCK_STREAM, 0 },
+		{ "unix dgram", AF_UNIX, SOCK_DGRAM, 0 },
+		{ "unix seqpacket", AF_UNIX, SOCK_SEQPACKET, 0 },
+		{ "packet", AF_PACKET, SOCK_RAW, 0 },
+		{ "netlink", AF_NETLINK, SOCK_RAW, NETLINK_ROUTE },
+	};
+	char what[96];
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		fd = socket(types[i].family, types[i].type, types[i].protocol);
+		if (fd < 0) {
+			printf("# %s: no such socket (%s), not tested\n",
+			       types[i].what, strerror(errno));
+			continue;
+		}
+		snprintf(what, sizeof(what), "SO_RX_RESERVE 1 on %s",
+			 types[i].what);
+		check(what, set_rxr(fd, 1), EOPNOTSUPP);
+		snprintf(what, sizeof(what), "SO_RX_RESERVE 0 on %s",
+			 types[i].what);
+		check(what, set_rxr(fd, 0), EOPNOTSUPP);
+		snprintf(what, sizeof(what), "getsockopt on %s",
+			 types[i].what);
+		check_val(what, get_rxr(fd), 0);
+		close(fd);
+	}
+}
+
+static void badopt_states(const char *unreach)
+{
+	struct sockaddr_in sin, closed;
+	int lsn, cli, srv, fd, err;
+	socklen_t len;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	state_case("unconnected", fd, TCP_CLOSE);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		perror("badopt: bind");
+		exit(1);
+	}
+	state_case("bound", fd, TCP_CLOSE);
+	/* Its port, closed once the socket goes: a connect there is reset. */
+	len = sizeof(closed);
+	getsockname(fd, (struct sockaddr *)&closed, &len);
+	close(fd);
+
+	lsn = lo_listen(&sin);
+	check("SO_RX_RESERVE 1 on a listener", set_rxr(lsn, 1), EINVAL);
+	check_val("getsockopt on the listener", get_rxr(lsn), 0);
+	check("SO_RX_RESERVE 0 on a listener", set_rxr(lsn, 0), 0);
+	check_val("getsockopt on the listener after 0", get_rxr(lsn), 0);
+
+	cli = lo_connect(&sin);
+	srv = accept(lsn, NULL, NULL);
+	state_case("established (client)", cli, TCP_ESTABLISHED);
+	state_case("established (accepted)", srv, TCP_ESTABLISHED);
+	/* The accepted side sends its FIN: CLOSE-WAIT here, FIN-WAIT-2
+	 * there.
+	 */
+	shutdown(srv, SHUT_WR);
+	state_case("close-wait", cli, TCP_CLOSE_WAIT);
+	state_case("fin-wait-2", srv, TCP_FIN_WAIT2);
+	/* Marked while connected, then the connection closes under it. */
+	check("marked before the close", set_rxr(cli, 1), 0);
+	close(srv);
+	shutdown(cli, SHUT_WR);
+	check_val("closed under the mark: state", wait_state(cli, TCP_CLOSE),
+		  TCP_CLOSE);
+	check_val("closed under the mark: getsockopt", get_rxr(cli), 1);
+	check("closed under the mark: SO_RX_RESERVE 0", set_rxr(cli, 0), 0);
+	close(cli);
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	err = connect(fd, (struct sockaddr *)&closed, sizeof(closed)) ?
+	      errno : 0;
+	check("connect to a closed port", err, ECONNREFUSED);
+	state_case("reset", fd, TCP_CLOSE);
+	close(fd);
+
+	if (unreach) {
+		struct sockaddr_storage ss;
+
+		len = parse(unreach, 9, &ss);
+		fd = socket(ss.ss_family, SOCK_STREAM, 0);
+		fcntl(fd, F_SETFL, O_NONBLOCK);
+		err = connect(fd, (struct sockaddr *)&ss, len) ? errno : 0;
+		check("connect to an address that does not answer", err,
+		      EINPROGRESS);
+		state_case("syn-sent", fd, TCP_SYN_SENT);
+		close(fd);
+	}
+
+	/*
+	 * Marked, then listen(): a listener is no priority flow, so either
+	 * listen() refuses or the mark goes; an accepted socket never
+	 * inherits it.
+	 */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	len = sizeof(sin);
+	check("SO_RX_RESERVE 1 before listen()", set_rxr(fd, 1), 0);
+	if (bind(fd, (struct sockaddr *)&sin, len) ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len)) {
+		perror("badopt: bind");
+		exit(1);
+	}
+	if (listen(fd, 8)) {
+		printf("PASS: listen() on a priority socket refused (%s)\n",
+		       strerror(errno));
+	} else {
+		char line[256] = "";
+		FILE *f = fopen("/proc/net/rx_reserve", "r");
+
+		if (f && fgets(line, sizeof(line), f))
+			printf("# with a marked listener: %s", line);
+		if (f)
+			fclose(f);
+		check_val("listen() on a priority socket: no priority flow",
+			  get_rxr(fd), 0);
+		cli = lo_connect(&sin);
+		srv = accept(fd, NULL, NULL);
+		check_val("accepted from a marked listener: no priority flow",
+			  get_rxr(srv), 0);
+		close(srv);
+		close(cli);
+	}
+	close(fd);
+	close(lsn);
+}
+
+static void badopt_unpriv(void)
+{
+	struct sockaddr_in sin;
+	int tcp, marked, udp, lsn, v = 1;
+
+	tcp = socket(AF_INET, SOCK_STREAM, 0);
+	marked = socket(AF_INET6, SOCK_STREAM, 0);
+	udp = socket(AF_INET, SOCK_DGRAM, 0);
+	lsn = lo_listen(&sin);
+	if (tcp < 0 || marked < 0 || udp < 0) {
+		perror("badopt: socket");
+		exit(1);
+	}
+	check("SO_RX_RESERVE 1 with CAP_NET_ADMIN", set_rxr(marked, 1), 0);
+	if (drop_net_admin()) {
+		perror("capset");
+		exit(1);
+	}
+	check("no CAP_NET_ADMIN: SO_RX_RESERVE 1", set_rxr(tcp, 1), EPERM);
+	check_val("no CAP_NET_ADMIN: getsockopt after 1", get_rxr(tcp), 0);
+	check("no CAP_NET_ADMIN: SO_RX_RESERVE 0 on a priority socket",
+	      set_rxr(marked, 0), EPERM);
+	check_val("no CAP_NET_ADMIN: it stays a priority socket",
+		  get_rxr(marked), 1);
+	check("no CAP_NET_ADMIN: SO_RX_RESERVE 0 on another socket",
+	      set_rxr(tcp, 0), EPERM);
+	/* The checks come in order: length, socket type, then privilege. */
+	check("no CAP_NET_ADMIN: optlen 2", set_rxr_raw(tcp, &v, 2), EINVAL);
+	check("no CAP_NET_ADMIN: UDP", set_rxr(udp, 1), EOPNOTSUPP);
+	check("no CAP_NET_ADMIN: a listener", set_rxr(lsn, 1), EPERM);
+	if (set_net_admin(1)) {
+		perror("capset");
+		exit(1);
+	}
+	check("CAP_NET_ADMIN back: SO_RX_RESERVE 0", set_rxr(marked, 0), 0);
+	check_val("CAP_NET_ADMIN back: getsockopt", get_rxr(marked), 0);
+	close(tcp);
+	close(marked);
+	close(udp);
+	close(lsn);
+}
+
+static int badopt(const char *unreach)
+{
+	badopt_len();
+	badopt_types();
+	badopt_states(unreach);
+	badopt_unpriv();
+	return failed;
 }
 
 static int local_port(int fd)
@@ -540,6 +983,348 @@ static int say(int port, const char *text)
 	return 0;
 }
 
+static int write_file(const char *path, const char *text)
+{
+	char buf[256];
+	ssize_t n;
+	int fd;
+
+	n = snprintf(buf, sizeof(buf), "%s\n", text);
+	if (n >= (ssize_t)sizeof(buf)) {
+		fprintf(stderr, "rxr_sock: text too long\n");
+		return 2;
+	}
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		printf("errno %s\n", errname(errno));
+		return 1;
+	}
+	n = write(fd, buf, n);
+	if (n < 0) {
+		printf("errno %s\n", errname(errno));
+		close(fd);
+		return 1;
+	}
+	printf("errno 0\nwrote %zd\n", n);
+	close(fd);
+	return 0;
+}
+
+/* A netlink request built by hand. */
+struct nlreq {
+	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	size_t len;
+	size_t nest[8];
+	int depth;
+};
+
+static struct nlattr *nlreq_put(struct nlreq *r, unsigned int type,
+				const void *data, size_t len)
+{
+	struct nlattr *na = (struct nlattr *)(r->buf + r->len);
+
+	if (r->len + NLA_ALIGN(NLA_HDRLEN + len) > sizeof(r->buf)) {
+		fprintf(stderr, "rxr_sock: request too long\n");
+		exit(2);
+	}
+	na->nla_type = type;
+	na->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((char *)na + NLA_HDRLEN, data, len);
+	r->len += NLA_ALIGN(na->nla_len);
+	return na;
+}
+
+/* Ask the generic netlink controller for family @name's id. */
+static int genl_family(int nl, const char *name)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct genlmsghdr gh;
+		char buf[64];
+	} req = {};
+	char ans[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct nlmsghdr *nh = (struct nlmsghdr *)ans;
+	struct nlattr *na;
+	ssize_t n;
+	int rem;
+
+	req.nh.nlmsg_type = GENL_ID_CTRL;
+	req.nh.nlmsg_flags = NLM_F_REQUEST;
+	req.gh.cmd = CTRL_CMD_GETFAMILY;
+	req.gh.version = 1;
+	na = (struct nlattr *)req.buf;
+	na->nla_type = CTRL_ATTR_FAMILY_NAME;
+	na->nla_len = NLA_HDRLEN + strlen(name) + 1;
+	strcpy((char *)na + NLA_HDRLEN, name);
+	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(na->nla_len);
+	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
+		return -1;
+	n = recv(nl, ans, sizeof(ans), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN) ||
+	    nh->nlmsg_type != GENL_ID_CTRL)
+		return -1;
+	na = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
+	rem = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	for (; rem >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
+	       na->nla_len <= rem;
+	     rem -= NLA_ALIGN(na->nla_len),
+	     na = (struct nlattr *)((char *)na + NLA_ALIGN(na->nla_len)))
+		if ((na->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
+			return *(__u16 *)((char *)na + NLA_HDRLEN);
+	return -1;
+}
+
+/* Print an RX_RESERVE reply: the device (header) and _ENABLED. */
+static void ethnl_print_reply(const struct nlmsghdr *nh)
+{
+	const struct nlattr *na, *h;
+	const char *dev = "?";
+	int enabled = -1, rem, hrem;
+
+	na = (const struct nlattr *)((const char *)NLMSG_DATA(nh) +
+				     GENL_HDRLEN);
+	rem = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+	for (; rem >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
+	       na->nla_len <= rem;
+	     rem -= NLA_ALIGN(na->nla_len),
+	     na = (const struct nlattr *)((const char *)na +
+					  NLA_ALIGN(na->nla_len))) {
+		switch (na->nla_type & NLA_TYPE_MASK) {
+		case 1:		/* ETHTOOL_A_RX_RESERVE_HEADER */
+			h = (const struct nlattr *)((const char *)na +
+						    NLA_HDRLEN);
+			hrem = na->nla_len - NLA_HDRLEN;
+			for (; hrem >= NLA_HDRLEN && h->nla_len >= NLA_HDRLEN &&
+			       h->nla_len <= hrem;
+			     hrem -= NLA_ALIGN(h->nla_len),
+			     h = (const struct nlattr *)((const char *)h +
+							 NLA_ALIGN(h->nla_len)))
+				/* ETHTOOL_A_HEADER_DEV_NAME */
+				if ((h->nla_type & NLA_TYPE_MASK) == 2)
+					dev = (const char *)h + NLA_HDRLEN;
+			break;
+		case 2:		/* ETHTOOL_A_RX_RESERVE_ENABLED */
+			enabled = *((const __u8 *)na + NLA_HDRLEN);
+			break;
+		}
+	}
+	printf("reply dev %s enabled %d\n", dev, enabled);
+}
+
+/* Print the error and extack of an NLMSG_ERROR or NLMSG_DONE; the errno. */
+static int ethnl_print_err(const struct nlmsghdr *nh)
+{
+	const struct nlmsgerr *e = NLMSG_DATA(nh);
+	const struct nlattr *na;
+	const char *end = (const char *)nh + nh->nlmsg_len;
+	int err;
+
+	if (nh->nlmsg_type == NLMSG_DONE) {
+		err = -*(const int *)NLMSG_DATA(nh);
+		na = (const struct nlattr *)((const char *)NLMSG_DATA(nh) +
+					     NLMSG_ALIGN(sizeof(int)));
+	} else {
+		err = -e->error;
+		/* The request follows, whole unless capped. */
+		na = (const struct nlattr *)((const char *)(e + 1) +
+			((nh->nlmsg_flags & NLM_F_CAPPED) ? 0 :
+			 NLMSG_ALIGN(e->msg.nlmsg_len) - NLMSG_HDRLEN));
+	}
+	printf("errno %s\n", errname(err));
+	if (!(nh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return err;
+	for (; (const char *)na + NLA_HDRLEN <= end &&
+	       na->nla_len >= NLA_HDRLEN &&
+	       (const char *)na + na->nla_len <= end;
+	     na = (const struct nlattr *)((const char *)na +
+					  NLA_ALIGN(na->nla_len))) {
+		switch (na->nla_type & NLA_TYPE_MASK) {
+		case NLMSGERR_ATTR_MSG:
+			printf("extack: %.*s\n", (int)(na->nla_len -
+							NLA_HDRLEN - 1),
+			       (const char *)na + NLA_HDRLEN);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			printf("miss_type %u\n",
+			       *(const __u32 *)((const char *)na + NLA_HDRLEN));
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			printf("bad_attr_offset %u\n",
+			       *(const __u32 *)((const char *)na + NLA_HDRLEN));
+			break;
+		}
+	}
+	return err;
+}
+
+static void ethnl_token(struct nlreq *r, const char *tok, size_t *sendlen)
+{
+	struct nlmsghdr *nh = (struct nlmsghdr *)r->buf;
+	struct genlmsghdr *gh = NLMSG_DATA(nh);
+	const char *kind, *val;
+	unsigned long long v;
+	unsigned int type;
+	char *end;
+	__u16 u16;
+	__u32 u32;
+	__u8 u8;
+
+	if (!strcmp(tok, "end")) {
+		struct nlattr *na;
+
+		if (!r->depth) {
+			fprintf(stderr, "rxr_sock: end without a nest\n");
+			exit(2);
+		}
+		na = (struct nlattr *)(r->buf + r->nest[--r->depth]);
+		na->nla_len = r->len - r->nest[r->depth];
+		return;
+	}
+	if (!strcmp(tok, "dump")) {
+		nh->nlmsg_flags |= NLM_F_DUMP;
+		return;
+	}
+	if (!strncmp(tok, "flags=", 6)) {
+		nh->nlmsg_flags = strtoul(tok + 6, NULL, 0);
+		return;
+	}
+	if (!strncmp(tok, "reserved=", 9)) {
+		gh->reserved = strtoul(tok + 9, NULL, 0);
+		return;
+	}
+	if (!strncmp(tok, "len=", 4)) {
+		*sendlen = strtoul(tok + 4, NULL, 0);
+		return;
+	}
+	if (!strncmp(tok, "pad=", 4)) {
+		v = strtoul(tok + 4, NULL, 0);
+		if (r->len + v > sizeof(r->buf))
+			exit(2);
+		memset(r->buf + r->len, 0xff, v);
+		r->len += v;
+		return;
+	}
+	type = strtoul(tok, &end, 0);
+	if (*end == '+') {
+		type |= NLA_F_NESTED;
+		end++;
+	}
+	if (*end != '=' || type > 0xffff) {
+		fprintf(stderr, "rxr_sock: bad token %s\n", tok);
+		exit(2);
+	}
+	kind = end + 1;
+	val = strchr(kind, ':');
+	val = val ? val + 1 : "";
+	v = strtoull(val, NULL, 0);
+	if (!strcmp(kind, "nest") || !strcmp(kind, "flatnest")) {
+		if (r->depth == (int)(sizeof(r->nest) / sizeof(r->nest[0]))) {
+			fprintf(stderr, "rxr_sock: nests too deep\n");
+			exit(2);
+		}
+		r->nest[r->depth++] = r->len;
+		nlreq_put(r, type | (kind[0] == 'n' ? NLA_F_NESTED : 0),
+			  NULL, 0);
+	} else if (!strcmp(kind, "empty")) {
+		nlreq_put(r, type, NULL, 0);
+	} else if (!strncmp(kind, "u8:", 3)) {
+		u8 = v;
+		nlreq_put(r, type, &u8, sizeof(u8));
+	} else if (!strncmp(kind, "u16:", 4)) {
+		u16 = v;
+		nlreq_put(r, type, &u16, sizeof(u16));
+	} else if (!strncmp(kind, "u32:", 4)) {
+		u32 = v;
+		nlreq_put(r, type, &u32, sizeof(u32));
+	} else if (!strncmp(kind, "u64:", 4)) {
+		nlreq_put(r, type, &v, sizeof(v));
+	} else if (!strncmp(kind, "str:", 4)) {
+		nlreq_put(r, type, val, strlen(val) + 1);
+	} else if (!strncmp(kind, "raw:", 4)) {
+		nlreq_put(r, type, val, strlen(val));
+	} else {
+		fprintf(stderr, "rxr_sock: bad token %s\n", tok);
+		exit(2);
+	}
+}
+
+static int ethnl(int argc, char **argv)
+{
+	struct timeval tv = { .tv_sec = 5 };
+	static struct nlreq r;
+	struct nlmsghdr *nh = (struct nlmsghdr *)r.buf;
+	char ans[65536] __attribute__((aligned(NLMSG_ALIGNTO)));
+	int nl, fam, one = 1, err = -1, i;
+	struct genlmsghdr *gh;
+	size_t sendlen = 0;
+	ssize_t n;
+
+	if (argc > 0 && !strcmp(argv[0], "-u")) {
+		if (drop_net_admin()) {
+			perror("capset");
+			return 2;
+		}
+		argc--;
+		argv++;
+	}
+	if (argc < 1)
+		return 2;
+	nl = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	if (nl < 0 ||
+	    setsockopt(nl, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    setsockopt(nl, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)) ||
+	    setsockopt(nl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		perror("ethnl: netlink");
+		return 2;
+	}
+	fam = genl_family(nl, "ethtool");
+	if (fam < 0) {
+		fprintf(stderr, "ethnl: no ethtool genetlink family\n");
+		return 2;
+	}
+
+	r.len = NLMSG_LENGTH(GENL_HDRLEN);
+	nh->nlmsg_type = fam;
+	nh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nh->nlmsg_seq = 1;
+	gh = NLMSG_DATA(nh);
+	gh->cmd = strtoul(argv[0], NULL, 0);
+	gh->version = 1;
+	for (i = 1; i < argc; i++)
+		ethnl_token(&r, argv[i], &sendlen);
+	while (r.depth)
+		ethnl_token(&r, "end", &sendlen);
+	if (!sendlen)
+		sendlen = r.len;
+	nh->nlmsg_len = sendlen;
+	if (send(nl, r.buf, sendlen, 0) < 0) {
+		printf("errno %s\nsend failed\n", errname(errno));
+		return 1;
+	}
+
+	/* Replies, until the ack, an error or the end of a dump. */
+	while (err < 0) {
+		n = recv(nl, ans, sizeof(ans), 0);
+		if (n < 0) {
+			printf("errno %s\nno answer\n", errname(errno));
+			return 1;
+		}
+		for (nh = (struct nlmsghdr *)ans; NLMSG_OK(nh, n);
+		     nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_type == NLMSG_ERROR ||
+			    nh->nlmsg_type == NLMSG_DONE) {
+				err = ethnl_print_err(nh);
+				break;
+			}
+			if (nh->nlmsg_type == fam)
+				ethnl_print_reply(nh);
+		}
+	}
+	close(nl);
+	return err != 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
@@ -587,10 +1372,18 @@ int main(int argc, char **argv)
 		return xdp_set(argv[2], !strcmp(argv[3], "on"));
 	if (argc == 4 && !strcmp(argv[1], "say"))
 		return say(atoi(argv[2]), argv[3]);
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "badopt"))
+		return badopt(argc == 3 ? argv[2] : NULL);
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return write_file(argv[2], argv[3]);
+	if (argc >= 3 && !strcmp(argv[1], "ethnl"))
+		return ethnl(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
 		"       serve PORT BYTES | recv [-n] ADDR PORT |\n"
 		"       flood ADDR PORT SECONDS SIZE | udpsink PORT |\n"
-		"       tcpsink PORT | xdp IFNAME on|off | say PORT TEXT\n");
+		"       tcpsink PORT | xdp IFNAME on|off | say PORT TEXT |\n"
+		"       badopt [ADDR] | write FILE TEXT |\n"
+		"       ethnl [-u] CMD TOKEN...\n");
 	return 2;
 }
