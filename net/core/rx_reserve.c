@@ -1350,21 +1350,28 @@ EXPORT_SYMBOL_GPL(rxr_parse);
  * Meant for the driver's RX path, before any skb is built: one hash
  * lookup of @dev and the frame's 5-tuple among the registered flows.
  *
- * Context: RCU read side (a NAPI poll is one); the flow stays valid in it.
+ * Context: RCU read side, or BH disabled (a NAPI poll): the flow stays
+ * valid until it ends, since flows are freed after an RCU grace period.
  * Return: the flow, or NULL for a frame of no priority flow.
  */
 struct rxr_flow *rxr_classify(const struct net_device *dev,
 			      const void *data, unsigned int len)
 {
+	struct rxr_flow *flow = NULL;
 	struct rxr_flow_key key;
-	struct rxr_flow *flow;
 
+	/* A NAPI poll holds no rcu_read_lock(): take it for lockdep's sake,
+	 * the caller's BH-disabled section keeps the flow alive after.
+	 */
+	rcu_read_lock();
 	key.rdev = rcu_dereference(dev->rx_reserve);
-	if (!key.rdev || !rxr_parse(data, len, &key.tuple))
-		return NULL;
-	flow = rhashtable_lookup(&rxr_flow_ht, &key, rxr_flow_ht_params);
-	if (flow)
-		atomic_inc(&flow->hits);
+	if (key.rdev && rxr_parse(data, len, &key.tuple)) {
+		flow = rhashtable_lookup(&rxr_flow_ht, &key,
+					 rxr_flow_ht_params);
+		if (flow)
+			atomic_inc(&flow->hits);
+	}
+	rcu_read_unlock();
 	return flow;
 }
 EXPORT_SYMBOL_GPL(rxr_classify);
