@@ -79,6 +79,7 @@ got="$(kv reserve_queue <<< "$dev") $(kv slots <<< "$dev")"
 check_eq "/proc: reserve queue, slots and their kind" "$want" \
 	"$got $(kv slot_kind <<< "$dev")"
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$RXR_DATA_PORT"
+RXR_FLOW_PORT=$HOLD_PORT
 check_ok "held priority flow registered" poll 50 flow_in any
 check_eq "private flag rx-reserve on by default" on "$(priv_flag rx-reserve)"
 

@@ -492,10 +492,17 @@ fpa_off()
 	return 0
 }
 
-# flow_line: the /proc line of the priority flow from the data port.
+# flow_line: the /proc line of the priority flow from the data port; with
+# RXR_FLOW_PORT set (a held flow's local port), that flow's only: an
+# earlier test's flow to the same port may linger (an orphan keeps its
+# flow until TCP gives up).
 flow_line()
 {
-	grep "^flow $NIC .*remote $RXR_PEER4:$RXR_DATA_PORT" "$RXR_PROC"
+	local l="[^ ]*"
+
+	[ -n "${RXR_FLOW_PORT:-}" ] && l="$RXR_ADDR4:$RXR_FLOW_PORT"
+	grep "^flow $NIC family 4 local $l remote $RXR_PEER4:$RXR_DATA_PORT " \
+		"$RXR_PROC"
 }
 
 # flow_in hw|sw|any: the priority flow from the data port is registered,

@@ -51,6 +51,7 @@ xfer()
 # A priority flow that stays connected through all of it: the peer sends
 # its data, and the connection is held open until the end.
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$DATA_PORT"
+RXR_FLOW_PORT=$HOLD_PORT
 check_ok "held priority flow registered" poll 50 flow_in any
 
 check_eq "private flag rx-reserve on by default" on "$(priv_flag rx-reserve)"

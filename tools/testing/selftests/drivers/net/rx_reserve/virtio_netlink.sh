@@ -69,6 +69,7 @@ check_view()
 }
 
 hold_start flow "$RXR_SOCK" connect "$RXR_PEER4" "$RXR_DATA_PORT"
+RXR_FLOW_PORT=$HOLD_PORT
 PORT=$HOLD_PORT
 check_ok "held priority flow registered" poll 50 flow_in any
 
