@@ -89,6 +89,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef __aligned
+#define __aligned(x) __attribute__((aligned(x)))
+#endif
+
 #ifndef SO_RX_RESERVE
 #define SO_RX_RESERVE 81
 #endif
@@ -334,7 +341,7 @@ static void badopt_len(void)
 	}
 
 	/* setsockopt(): an int, at least. */
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		v = 1;
 		snprintf(what, sizeof(what), "setsockopt optlen %u", lens[i]);
 		check(what, set_rxr_raw(tcp, &v, lens[i]), EINVAL);
@@ -361,7 +368,7 @@ static void badopt_len(void)
 	{
 		int vals[] = { -1, 2, 255, 256, INT_MAX, INT_MIN };
 
-		for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(vals); i++) {
 			snprintf(what, sizeof(what), "SO_RX_RESERVE %d",
 				 vals[i]);
 			check(what, set_rxr_raw(tcp, &vals[i], sizeof(int)), 0);
@@ -436,7 +443,7 @@ static void badopt_types(void)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		fd = socket(types[i].family, types[i].type, types[i].protocol);
 		if (fd < 0) {
 			printf("# %s: no such socket (%s), not tested\n",
@@ -1012,7 +1019,7 @@ static int write_file(const char *path, const char *text)
 
 /* A netlink request built by hand. */
 struct nlreq {
-	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char buf[4096] __aligned(NLMSG_ALIGNTO);
 	size_t len;
 	size_t nest[8];
 	int depth;
@@ -1043,7 +1050,7 @@ static int genl_family(int nl, const char *name)
 		struct genlmsghdr gh;
 		char buf[64];
 	} req = {};
-	char ans[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char ans[4096] __aligned(NLMSG_ALIGNTO);
 	struct nlmsghdr *nh = (struct nlmsghdr *)ans;
 	struct nlattr *na;
 	ssize_t n;
@@ -1056,7 +1063,7 @@ static int genl_family(int nl, const char *name)
 	na = (struct nlattr *)req.buf;
 	na->nla_type = CTRL_ATTR_FAMILY_NAME;
 	na->nla_len = NLA_HDRLEN + strlen(name) + 1;
-	strcpy((char *)na + NLA_HDRLEN, name);
+	memcpy((char *)na + NLA_HDRLEN, name, strlen(name) + 1);
 	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(na->nla_len);
 	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
 		return -1;
@@ -1067,7 +1074,7 @@ static int genl_family(int nl, const char *name)
 	na = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
 	rem = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 	for (; rem >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
-	       na->nla_len <= rem;
+	     na->nla_len <= rem;
 	     rem -= NLA_ALIGN(na->nla_len),
 	     na = (struct nlattr *)((char *)na + NLA_ALIGN(na->nla_len)))
 		if ((na->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
@@ -1086,7 +1093,7 @@ static void ethnl_print_reply(const struct nlmsghdr *nh)
 				     GENL_HDRLEN);
 	rem = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 	for (; rem >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
-	       na->nla_len <= rem;
+	     na->nla_len <= rem;
 	     rem -= NLA_ALIGN(na->nla_len),
 	     na = (const struct nlattr *)((const char *)na +
 					  NLA_ALIGN(na->nla_len))) {
@@ -1254,7 +1261,7 @@ static int ethnl(int argc, char **argv)
 	struct timeval tv = { .tv_sec = 5 };
 	static struct nlreq r;
 	struct nlmsghdr *nh = (struct nlmsghdr *)r.buf;
-	char ans[65536] __attribute__((aligned(NLMSG_ALIGNTO)));
+	char ans[65536] __aligned(NLMSG_ALIGNTO);
 	int nl, fam, one = 1, err = -1, i;
 	struct genlmsghdr *gh;
 	size_t sendlen = 0;
