@@ -102,6 +102,8 @@ fi
 wait "$XPID"
 XFER_MS=$(($(now_ms) - t0))
 transfer_result
+# A short transfer may end before the sampler sees it: take its own view.
+FLOW=${FLOW:-$XFER_FLOW}
 flood_wait
 fpa_off
 delta

@@ -429,10 +429,12 @@ transfer()
 	transfer_result
 }
 
-# transfer_result: XFER_BYTES and XFER_OK from $XFER_OUT, for a transfer
-# that ran in the background.
+# transfer_result: XFER_BYTES, XFER_OK and XFER_FLOW (the flow's /proc
+# line as rxr_sock read it while the socket lived) from $XFER_OUT, for a
+# transfer that ran in the background.
 transfer_result()
 {
+	XFER_FLOW=$(sed -n 's/^flow: //p' "$XFER_OUT")
 	XFER_BYTES=$(kv bytes < "$XFER_OUT")
 	XFER_BYTES=${XFER_BYTES:-0}
 	grep -q "pattern ok" "$XFER_OUT" && XFER_OK=1 || XFER_OK=0
@@ -490,6 +492,14 @@ fpa_off()
 {
 	[ -w "$RXR_FPA/probability" ] && echo 0 > "$RXR_FPA/probability"
 	return 0
+}
+
+# xps_last NS DEV: DEV sends on its last TX queue from every CPU.
+xps_last()
+{
+	ip netns exec "$1" sh -c "
+		q=\$(ls -d /sys/class/net/$2/queues/tx-* | sort -V | tail -n 1)
+		printf '%x' $(((1 << $(nproc)) - 1)) > \$q/xps_cpus"
 }
 
 # flow_line: the /proc line of the priority flow from the data port; with

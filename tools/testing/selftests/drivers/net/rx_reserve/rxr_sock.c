@@ -18,9 +18,13 @@
  *	accept connections on PORT (IPv4 and IPv6); on each, send BYTES of
  *	a fixed pattern and a FIN (no FIN if BYTES is 0), then wait for the
  *	peer to close.  Runs until killed.
- *   rxr_sock recv [-n] ADDR PORT
+ *   rxr_sock recv [-n] [-g] ADDR PORT
  *	connect a priority socket (-n: an ordinary one) to ADDR PORT, print
- *	"port N", read until EOF, print "bytes N pattern ok|bad".
+ *	"port N" (-g: then wait until stdin closes), read until EOF, print
+ *	its /proc/net/rx_reserve line as seen after the first read and at
+ *	EOF ("flow_start: LINE", "flow: LINE"), then "bytes N pattern ok|bad".
+ *	On SIGUSR1 it prints "rmem N": the bytes its socket's receive and
+ *	out-of-order queues hold (SO_MEMINFO), and goes on.
  *   rxr_sock flood ADDR PORT SECONDS SIZE
  *	send SIZE-byte UDP datagrams to ADDR PORT as fast as possible for
  *	SECONDS, print "sent N".
@@ -73,6 +77,7 @@
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
 #include <net/if.h>
 #include <poll.h>
 #include <linux/capability.h>
@@ -94,6 +99,10 @@
 #endif
 #ifndef __aligned
 #define __aligned(x) __attribute__((aligned(x)))
+#endif
+
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
 #endif
 
 #ifndef SO_RX_RESERVE
@@ -743,11 +752,54 @@ static int serve(int port, unsigned long long bytes)
 	}
 }
 
-static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio)
+/*
+ * Copy the /proc/net/rx_reserve line of the flow whose local port is
+ * @port into @line; keep @line as it was if there is none.
+ */
+static void own_flow(int port, char *line, size_t size)
 {
+	char buf[512], key[32];
+	FILE *f;
+
+	f = fopen("/proc/net/rx_reserve", "r");
+	if (!f)
+		return;
+	snprintf(key, sizeof(key), ":%d remote ", port);
+	while (fgets(buf, sizeof(buf), f))
+		if (!strncmp(buf, "flow ", 5) && strstr(buf, key))
+			snprintf(line, size, "%s", buf);
+	fclose(f);
+}
+
+static volatile sig_atomic_t rmem_asked;
+
+static void ask_rmem(int sig)
+{
+	(void)sig;
+	rmem_asked = 1;
+}
+
+static void print_rmem(int fd)
+{
+	__u32 mem[SK_MEMINFO_VARS] = {};
+	socklen_t len = sizeof(mem);
+
+	rmem_asked = 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len))
+		printf("rmem error %s\n", strerror(errno));
+	else
+		printf("rmem %u\n", mem[SK_MEMINFO_RMEM_ALLOC]);
+	fflush(stdout);
+}
+
+static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
+		    int gate)
+{
+	struct sigaction sa = { .sa_handler = ask_rmem };
 	unsigned long long total = 0;
 	unsigned char buf[16384];
-	int fd, err, bad = 0;
+	int fd, err, port, bad = 0;
+	char start[512] = "", flow[512] = "";
 	ssize_t n, i;
 
 	fd = socket(ss->ss_family, SOCK_STREAM, 0);
@@ -767,13 +819,37 @@ static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio)
 		perror("connect");
 		return 1;
 	}
-	printf("port %d\n", local_port(fd));
+	/* No SA_RESTART: a read() waiting for data returns to answer. */
+	sigaction(SIGUSR1, &sa, NULL);
+	port = local_port(fd);
+	printf("port %d\n", port);
 	fflush(stdout);
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+	/* The peer's data waits in the window until the gate opens. */
+	while (gate && read(0, buf, sizeof(buf)) > 0)
+		;
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (rmem_asked)
+			print_rmem(fd);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/* The flow as registered, from inside: a sampler outside
+		 * may miss a short transfer.
+		 */
+		if (prio && !total)
+			own_flow(port, start, sizeof(start));
 		for (i = 0; i < n; i++)
 			bad |= buf[i] != pattern(total + i);
 		total += n;
 	}
+	if (prio)
+		own_flow(port, flow, sizeof(flow));
+	if (start[0])
+		printf("flow_start: %s", start);
+	if (flow[0])
+		printf("flow: %s", flow);
 	printf("bytes %llu pattern %s\n", total, bad ? "bad" : "ok");
 	close(fd);
 	return n < 0 || bad;
@@ -1356,15 +1432,19 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "serve"))
 		return serve(atoi(argv[2]), strtoull(argv[3], NULL, 0));
 	if (argc >= 4 && !strcmp(argv[1], "recv")) {
-		int prio = strcmp(argv[2], "-n");
+		int prio = 1, gate = 0;
 
-		if (!prio) {
-			argv++;
-			argc--;
+		for (; argc > 4 && argv[2][0] == '-'; argv++, argc--) {
+			if (!strcmp(argv[2], "-n"))
+				prio = 0;
+			else if (!strcmp(argv[2], "-g"))
+				gate = 1;
+			else
+				break;
 		}
 		if (argc == 4) {
 			len = parse(argv[2], atoi(argv[3]), &ss);
-			return recv_all(&ss, len, prio);
+			return recv_all(&ss, len, prio, gate);
 		}
 	}
 	if (argc == 6 && !strcmp(argv[1], "flood")) {
@@ -1387,7 +1467,7 @@ int main(int argc, char **argv)
 		return ethnl(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
-		"       serve PORT BYTES | recv [-n] ADDR PORT |\n"
+		"       serve PORT BYTES | recv [-n] [-g] ADDR PORT |\n"
 		"       flood ADDR PORT SECONDS SIZE | udpsink PORT |\n"
 		"       tcpsink PORT | xdp IFNAME on|off | say PORT TEXT |\n"
 		"       badopt [ADDR] | write FILE TEXT |\n"

@@ -168,6 +168,8 @@ fi
 wait "$XPID"
 # transfer ran in a subshell: read its result again.
 transfer_result
+# A short transfer may end before the sampler sees it: take its own view.
+FLOW=${FLOW:-$XFER_FLOW}
 # Refills keep failing under the flood until it ends.
 flood_wait
 fpa_off
