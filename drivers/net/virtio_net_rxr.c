@@ -589,7 +589,7 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 		vnet_rxr_refuse(r);
 		return -ENOMEM;
 	}
-	page = rxr_lend_page(r->dev, &tag);
+	page = rxr_lend_page(r->dev, q, &tag);
 	if (page) {
 		/* The page carries its pool (rxr_page_pool()). */
 		rxr_pool_put(tag);
@@ -729,7 +729,7 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 	if (q >= r->max_nq || !r->started || !r->cfg.mode_ok)
 		return false;
 	vnet_rxr_count(r, q, VNET_RXR_Q_PACKETS, 1);
-	flow = rxr_classify(dev, buf + hlen, len - hlen);
+	flow = rxr_classify(dev, q, buf + hlen, len - hlen);
 	if (flow)
 		vnet_rxr_count(r, q, VNET_RXR_Q_PRIORITY, 1);
 

@@ -181,11 +181,14 @@ bool rxr_dev_enabled(const struct net_device *dev);
 bool rxr_dev_active(const struct net_device *dev);
 bool rxr_dev_emergency(const struct net_device *dev);
 struct page *rxr_queue_page(struct net_device *dev);
-struct rxr_flow *rxr_classify(const struct net_device *dev,
+struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
 			      const void *data, unsigned int len);
 bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
-struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag);
+struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
+			   struct rxr_pool **tag);
 bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag);
+bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
+		   const struct rxr_pool *tag);
 int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk);
 void rxr_tuple_to_fs(const struct rxr_tuple *t,
 		     struct ethtool_rx_flow_spec *fs);
@@ -278,7 +281,8 @@ static inline struct page *rxr_queue_page(struct net_device *dev)
 }
 
 static inline struct rxr_flow *rxr_classify(const struct net_device *dev,
-					    const void *data, unsigned int len)
+					    int rxq, const void *data,
+					    unsigned int len)
 {
 	return NULL;
 }
@@ -290,12 +294,19 @@ static inline bool rxr_parse(const void *data, unsigned int len,
 }
 
 static inline struct page *rxr_lend_page(struct net_device *dev,
+					 unsigned int rxq,
 					 struct rxr_pool **tag)
 {
 	return NULL;
 }
 
 static inline bool rxr_flow_owns(const struct rxr_flow *flow,
+				 const struct rxr_pool *tag)
+{
+	return false;
+}
+
+static inline bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
 				 const struct rxr_pool *tag)
 {
 	return false;

@@ -322,6 +322,7 @@ static int __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
 		return err;
 	}
 	flow->hw_failed = false;
+	WRITE_ONCE(flow->rxq, -1);
 	list_add_tail(&flow->dev_node, &rdev->flows);
 	rdev->nflows++;
 	rxr_set_add(&rdev->sw, flow);
@@ -356,6 +357,7 @@ struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
 	refcount_set(&flow->refcnt, 1);
 	WRITE_ONCE(flow->slot, -1);
 	flow->set_idx = -1;
+	flow->rxq = -1;
 	flow->mark = mark;
 
 	if (atomic_add_return(npages, &rxr_pages_total) >
@@ -827,6 +829,8 @@ static void rxr_flow_set_slot(struct rxr_dev *rdev, struct rxr_flow *flow,
 		rdev->slot_owner[slot] = flow;
 		rxr_set_add(&rdev->hw, flow);
 	} else {
+		/* RSS picks its queue now: learn it again. */
+		WRITE_ONCE(flow->rxq, -1);
 		rxr_set_add(&rdev->sw, flow);
 	}
 }
@@ -1101,6 +1105,7 @@ EXPORT_SYMBOL_GPL(rxr_dev_attach);
  */
 void rxr_dev_detach(struct net_device *dev)
 {
+	struct rxr_flow *flow;
 	struct rxr_dev *rdev;
 
 	ASSERT_RTNL();
@@ -1116,6 +1121,9 @@ void rxr_dev_detach(struct net_device *dev)
 	rdev->attached = false;
 	memset(&rdev->caps, 0, sizeof(rdev->caps));
 	rdev->caps.reserve_queue = -1;
+	/* The queues may change before the next attach. */
+	list_for_each_entry(flow, &rdev->flows, dev_node)
+		WRITE_ONCE(flow->rxq, -1);
 	spin_unlock_bh(&rxr_lock);
 }
 EXPORT_SYMBOL_GPL(rxr_dev_detach);
@@ -1221,8 +1229,22 @@ bool rxr_dev_emergency(const struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(rxr_dev_emergency);
 
+/* Whether @flow's pool lends to regular queue @rxq: the one its packets
+ * arrive on, or any until one has arrived.
+ */
+static bool rxr_flow_lends_to(const struct rxr_flow *flow, unsigned int rxq)
+{
+	int home = READ_ONCE(flow->rxq);
+
+	return home < 0 || home == (int)rxq;
+}
+
+/* A page from the pools of @set, from @start on; with @lend, for regular
+ * queue @rxq, within each pool's lending limit.
+ */
 static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
-				 bool lend, struct rxr_pool **pool)
+				 bool lend, unsigned int rxq,
+				 struct rxr_pool **pool)
 {
 	unsigned int i, n = READ_ONCE(set->n);
 	struct rxr_flow *flow;
@@ -1231,7 +1253,8 @@ static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
 	for (i = 0; i < n; i++) {
 		flow = READ_ONCE(set->flow[(start + i) % n]);
 		if (!flow || !flow->pool ||
-		    (lend && !rxr_pool_lendable(flow->pool)))
+		    (lend && (!rxr_flow_lends_to(flow, rxq) ||
+			      !rxr_pool_lendable(flow->pool))))
 			continue;
 		page = rxr_pool_take(flow->pool);
 		if (page) {
@@ -1266,9 +1289,9 @@ struct page *rxr_queue_page(struct net_device *dev)
 	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
 		start = atomic_inc_return(&rdev->hand);
 		if (rdev->caps.hw_slots)
-			page = rxr_set_take(&rdev->hw, start, false, &pool);
+			page = rxr_set_take(&rdev->hw, start, false, 0, &pool);
 		else
-			page = rxr_set_take(&rdev->sw, start, false, &pool);
+			page = rxr_set_take(&rdev->sw, start, false, 0, &pool);
 	}
 	rcu_read_unlock();
 	return page;
@@ -1344,17 +1367,20 @@ EXPORT_SYMBOL_GPL(rxr_parse);
 /**
  * rxr_classify() - the priority flow a received frame belongs to
  * @dev: the device it arrived on
+ * @rxq: the RX queue it arrived on, or -1 if the driver cannot tell
  * @data: the frame, from its Ethernet header
  * @len: bytes at @data: the headers are enough
  *
  * Meant for the driver's RX path, before any skb is built: one hash
- * lookup of @dev and the frame's 5-tuple among the registered flows.
+ * lookup of @dev and the frame's 5-tuple among the registered flows.  A
+ * flow in software learns its regular queue from its frames: its pool
+ * lends to that queue only (rxr_lend_page()).
  *
  * Context: RCU read side, or BH disabled (a NAPI poll): the flow stays
  * valid until it ends, since flows are freed after an RCU grace period.
  * Return: the flow, or NULL for a frame of no priority flow.
  */
-struct rxr_flow *rxr_classify(const struct net_device *dev,
+struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
 			      const void *data, unsigned int len)
 {
 	struct rxr_flow *flow = NULL;
@@ -1368,8 +1394,13 @@ struct rxr_flow *rxr_classify(const struct net_device *dev,
 	if (key.rdev && rxr_parse(data, len, &key.tuple)) {
 		flow = rhashtable_lookup(&rxr_flow_ht, &key,
 					 rxr_flow_ht_params);
-		if (flow)
+		if (flow) {
 			atomic_inc(&flow->hits);
+			if (rxq >= 0 && rxq != key.rdev->caps.reserve_queue &&
+			    READ_ONCE(flow->slot) < 0 &&
+			    READ_ONCE(flow->rxq) != rxq)
+				WRITE_ONCE(flow->rxq, rxq);
+		}
 	}
 	rcu_read_unlock();
 	return flow;
@@ -1409,13 +1440,16 @@ static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
 /**
  * rxr_lend_page() - lend a regular RX queue a page of a software flow
  * @dev: the device whose own allocation failed
+ * @rxq: the regular RX queue the page is for
  * @tag: set to the page's pool, with a reference the caller drops with
  *	rxr_pool_put() when the buffer leaves its ring
  *
  * Arcangeli's fallback: picks one of @dev's flows that are not in a
  * hardware slot (net.core.rx_reserve_fallback says how) and takes a page of
- * its pool; if that pool is empty, or already lends half of its pages
- * (rxr_pool_lendable()), tries the others in turn.  Once the
+ * its pool; if that pool is empty, already lends half of its pages
+ * (rxr_pool_lendable()), or its flow's frames arrive on another queue
+ * (rxr_classify() learns which), tries the others in turn: a page lent
+ * to a queue its flow never reaches would only be recycled in place.  Once the
  * frame that lands in the page is classified, the driver passes it up
  * only if rxr_flow_owns() says the flow owns @tag, marking the skb
  * pfmemalloc; otherwise the page goes straight back with put_page(), or is
@@ -1424,7 +1458,8 @@ static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
  * Context: any context.
  * Return: a page, or NULL.
  */
-struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag)
+struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
+			   struct rxr_pool **tag)
 {
 	struct rxr_pool *pool = NULL;
 	struct page *page = NULL;
@@ -1441,7 +1476,7 @@ struct page *rxr_lend_page(struct net_device *dev, struct rxr_pool **tag)
 			page = rxr_set_take(&rdev->sw,
 					    rxr_pick(&rdev->sw,
 						     READ_ONCE(rxr_fallback)),
-					    true, &pool);
+					    true, rxq, &pool);
 	}
 	if (page) {
 		*tag = rxr_pool_get(pool);
@@ -1469,6 +1504,45 @@ bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag)
 	return flow && tag && flow->pool == tag;
 }
 EXPORT_SYMBOL_GPL(rxr_flow_owns);
+
+/**
+ * rxr_lent_fits() - whether a lent page still belongs on its queue
+ * @dev: the device
+ * @rxq: the regular RX queue whose ring holds the page
+ * @tag: the pool rxr_lend_page() lent the page from
+ *
+ * A lent page that took another flow's frame is normally reposted in
+ * place.  Once its flow has left @dev (a route change), taken a hardware
+ * slot, or turned out to arrive on another queue, the page only holds back
+ * that flow's lending: the driver gives it back (put_page() and
+ * rxr_pool_put()) and posts what a refill finds instead, if anything.
+ *
+ * Context: RCU read side, or BH disabled (a NAPI poll).
+ * Return: true if @tag's flow is a software flow of @dev that lends to
+ * @rxq.
+ */
+bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
+		   const struct rxr_pool *tag)
+{
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	bool fits = false;
+	unsigned int i, n;
+
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	n = rdev ? READ_ONCE(rdev->sw.n) : 0;
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(rdev->sw.flow[i]);
+		if (flow && flow->pool == tag) {
+			fits = rxr_flow_lends_to(flow, rxq);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return fits;
+}
+EXPORT_SYMBOL_GPL(rxr_lent_fits);
 
 /**
  * rxr_sk_tx_queue() - the TX queue for a priority socket's packets

@@ -48,6 +48,9 @@ struct rxr_flow_key {
  * @set_idx: index in the device's hw set (with a slot) or sw set, or -1
  * @hw_failed: its filter insert failed; retried when a slot frees up
  * @hits: packets the classifier matched recently, decayed by the monitor
+ * @rxq: the regular RX queue its packets last arrived on, -1 until one does
+ *	after it was registered, left its slot or its device detached: where
+ *	its pool lends
  * @mark: %RXR_MARK_MEMALLOC and %RXR_MARK_SOCKOPT
  * @ino: the socket's inode number, as in /proc/net/tcp
  */
@@ -64,6 +67,7 @@ struct rxr_flow {
 	int set_idx;
 	bool hw_failed;
 	atomic_t hits;
+	int rxq;
 	u8 mark;
 	unsigned long ino;
 };

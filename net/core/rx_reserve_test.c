@@ -334,7 +334,7 @@ static void rxrt_registry(struct kunit *test, int family, bool memalloc)
 		unsigned int n = rxrt_frame(buf, &flow->key.tuple, false);
 
 		rcu_read_lock();
-		KUNIT_EXPECT_PTR_EQ(test, rxr_classify(lo, buf, n), flow);
+		KUNIT_EXPECT_PTR_EQ(test, rxr_classify(lo, -1, buf, n), flow);
 		rcu_read_unlock();
 	}
 
@@ -572,46 +572,46 @@ static void rxr_test_classify(struct kunit *test)
 
 	rcu_read_lock();
 	n = rxrt_frame(buf, &t4, false);
-	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f4);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n), f4);
 	KUNIT_EXPECT_TRUE(test, rxr_parse(buf, n, &t));
 	KUNIT_EXPECT_EQ(test, 0, memcmp(&t, &t4, sizeof(t)));
 	/* The ports are all it needs of TCP. */
-	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n - 16), f4);
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n - 17));
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n - 16), f4);
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n - 17));
 	n = rxrt_frame(buf, &t4, true);
-	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f4);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n), f4);
 	n = rxrt_frame(buf, &t6, false);
-	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f6);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n), f6);
 	n = rxrt_frame(buf, &t6, true);
-	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, buf, n), f6);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n), f6);
 
 	/* Another port, a fragment, UDP, truncated: no flow. */
 	t = t4;
 	t.sport = htons(10810);
 	n = rxrt_frame(buf, &t, false);
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n));
 	n = rxrt_frame(buf, &t4, false);
 	iph = (struct iphdr *)(buf + ETH_HLEN);
 	iph->frag_off = htons(IP_MF);
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n));
 	iph->frag_off = 0;
 	iph->protocol = IPPROTO_UDP;
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n));
 	iph->protocol = IPPROTO_TCP;
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, ETH_HLEN + 10));
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, 4));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, ETH_HLEN + 10));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, 4));
 	/* Same addresses and ports as IPv6 is another flow. */
 	t = t4;
 	t.family = AF_INET6;
 	n = rxrt_frame(buf, &t, false);
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n));
 	rcu_read_unlock();
 
 	/* Unregistered flows are not classified. */
 	rxr_flow_unbind(f4);
 	n = rxrt_frame(buf, &t4, false);
 	rcu_read_lock();
-	KUNIT_EXPECT_NULL(test, rxr_classify(dev, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(dev, -1, buf, n));
 	rcu_read_unlock();
 }
 
@@ -636,7 +636,7 @@ static u64 rxrt_classify_ns(struct net_device *dev, const u8 *buf,
 		rcu_read_lock();
 		t0 = ktime_get_ns();
 		for (i = 0; i < RXRT_SCALE_BATCH; i++)
-			found += !!rxr_classify(dev, buf, len);
+			found += !!rxr_classify(dev, -1, buf, len);
 		dt = ktime_get_ns() - t0;
 		rcu_read_unlock();
 		if (found != (hit ? RXRT_SCALE_BATCH : 0))
@@ -745,8 +745,8 @@ static unsigned int rxrt_lend_rounds(struct kunit *test,
 		owner = rxrt_next_owner();
 		n = rxrt_frame(buf, &t[owner], false);
 		rcu_read_lock();
-		page = rxr_lend_page(dev, &tag);
-		flow = rxr_classify(dev, buf, n);
+		page = rxr_lend_page(dev, 0, &tag);
+		flow = rxr_classify(dev, -1, buf, n);
 		if (page && rxr_flow_owns(flow, tag))
 			delivered++;
 		rcu_read_unlock();
@@ -757,6 +757,70 @@ static unsigned int rxrt_lend_rounds(struct kunit *test,
 			rxr_decay_hits(rdev);
 	}
 	return delivered;
+}
+
+/*
+ * A software flow's pool lends to the queue its frames arrive on, once one
+ * has: a page lent anywhere else would only be recycled in place there.
+ * Its pages on other queues, or on a device it left, no longer fit.
+ */
+static void rxr_test_lend_queue(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *a, *b;
+	struct rxr_tuple ta, tb;
+	struct rxr_pool *tag;
+	struct page *page;
+	u8 buf[128];
+	unsigned int n;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	a = rxrt_flow_new(test, 4);
+	b = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&ta, 0xc0000201, 10809, 0xc0000202, 41000);
+	rxrt_tuple4(&tb, 0xc0000201, 10809, 0xc0000202, 41001);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(a, dev, &ta));
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(b, dev, &tb));
+
+	/* Not learned yet: both lend anywhere, and their pages fit. */
+	KUNIT_EXPECT_TRUE(test, rxr_lent_fits(dev, 1, a->pool));
+	KUNIT_EXPECT_TRUE(test, rxr_lent_fits(dev, 2, b->pool));
+
+	/* A frame of a on queue 2; one from an unknown queue changes none. */
+	n = rxrt_frame(buf, &ta, false);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, 2, buf, n), a);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(dev, -1, buf, n), a);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(a->rxq), 2);
+	KUNIT_EXPECT_FALSE(test, rxr_lent_fits(dev, 1, a->pool));
+	KUNIT_EXPECT_TRUE(test, rxr_lent_fits(dev, 2, a->pool));
+
+	/* Queue 1 gets b's pages only: two (half its pool), then none. */
+	{
+		struct rxr_pool *tags[2];
+		struct page *p[2];
+
+		for (n = 0; n < 2; n++) {
+			p[n] = rxr_lend_page(dev, 1, &tags[n]);
+			KUNIT_ASSERT_NOT_NULL(test, p[n]);
+			KUNIT_EXPECT_PTR_EQ(test, tags[n], b->pool);
+		}
+		KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, 1, &tag));
+		for (n = 0; n < 2; n++) {
+			put_page(p[n]);
+			rxr_pool_put(tags[n]);
+		}
+	}
+	/* Queue 2 gets a's. */
+	page = rxr_lend_page(dev, 2, &tag);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, tag == a->pool || tag == b->pool);
+	put_page(page);
+	rxr_pool_put(tag);
+
+	/* A flow that left the device: none of its pages fit there. */
+	rxr_flow_unbind(a);
+	KUNIT_EXPECT_FALSE(test, rxr_lent_fits(dev, 2, a->pool));
+	KUNIT_EXPECT_TRUE(test, rxr_lent_fits(dev, 2, b->pool));
 }
 
 static void rxr_test_fallback(struct kunit *test)
@@ -771,7 +835,7 @@ static void rxr_test_fallback(struct kunit *test)
 	struct page *page;
 
 	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
-	KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, &tag));
+	KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, 0, &tag));
 	for (i = 0; i < ARRAY_SIZE(rxrt_share); i++) {
 		flow[i] = rxrt_flow_new(test, 2);
 		rxrt_tuple4(&t[i], 0xc0000201, 10809, 0xc0000202, 41000 + i);
@@ -779,7 +843,7 @@ static void rxr_test_fallback(struct kunit *test)
 	}
 
 	/* A lent page is tagged with its pool, and goes back to it. */
-	page = rxr_lend_page(dev, &tag);
+	page = rxr_lend_page(dev, 0, &tag);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	for (i = 0; i < ARRAY_SIZE(rxrt_share); i++)
 		if (rxr_flow_owns(flow[i], tag))
@@ -815,10 +879,10 @@ static void rxr_test_fallback(struct kunit *test)
 		int n;
 
 		for (n = 0; n < 4; n++) {
-			p[n] = rxr_lend_page(dev, &tags[n]);
+			p[n] = rxr_lend_page(dev, 0, &tags[n]);
 			KUNIT_ASSERT_NOT_NULL(test, p[n]);
 		}
-		KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, &tag));
+		KUNIT_EXPECT_NULL(test, rxr_lend_page(dev, 0, &tag));
 		for (i = 0; i < ARRAY_SIZE(rxrt_share); i++)
 			KUNIT_EXPECT_EQ(test,
 					rxr_pool_free_pages(flow[i]->pool), 1);
@@ -1036,6 +1100,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_classify),
 	KUNIT_CASE(rxr_test_classify_scale),
 	KUNIT_CASE(rxr_test_fallback),
+	KUNIT_CASE(rxr_test_lend_queue),
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),
 	KUNIT_CASE(rxr_test_ethtool_stats),

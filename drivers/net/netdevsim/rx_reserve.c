@@ -17,6 +17,7 @@
  *   slots        exact-match filters given to rx-reserve (0-32, default 4)
  *   fail_insert  make ntuple inserts fail with -EIO
  *   fail_refill  make page_pool refills fail (fail_page_alloc also works)
+ *   rings        per RX ring: buffers posted, of them lent, completed
  */
 
 #include <linux/debugfs.h>
@@ -27,6 +28,7 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <net/busy_poll.h>
@@ -84,6 +86,8 @@ enum {
 	NSIM_RXR_RX_REFILL_FAILED,
 	NSIM_RXR_RX_UNPOSTED,
 	NSIM_RXR_RX_RESERVE_NONPRIO,
+	NSIM_RXR_RX_SKB_FAILED,
+	NSIM_RXR_RX_LENT_RETURNED,
 	NSIM_RXR_NSTATS,
 };
 
@@ -98,6 +102,8 @@ static const char nsim_rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_refill_failed",
 	"rx_unposted",
 	"rx_reserve_nonprio_up",
+	"rx_skb_failed",
+	"rx_lent_returned",
 };
 
 struct nsim_ntuple {
@@ -306,7 +312,8 @@ static int nsim_rxr_xmit_one(struct netdevsim *peer,
 {
 	struct nsim_rxr *rxr = peer->rxr;
 	struct nsim_rxr_ring *ring;
-	unsigned int nq = rings->n;
+	/* Old rings after a failed ethtool -L may outnumber the queues. */
+	unsigned int nq = min(rings->n, peer->netdev->real_num_rx_queues);
 	int q, ret;
 	u8 hdr[128];
 
@@ -383,8 +390,10 @@ static struct page *nsim_rxr_alloc(struct netdevsim *ns, struct nsim_rq *rq)
 
 	if (!READ_ONCE(ns->rxr->fail_refill))
 		page = page_pool_dev_alloc_pages(rq->page_pool);
-	if (!page)
+	if (!page) {
 		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_REFILL_FAILED, 1);
+		rxr_rx_alloc_failed(ns->netdev);
+	}
 	return page;
 }
 
@@ -403,8 +412,7 @@ static bool nsim_rxr_get_buf(struct netdevsim *ns, struct nsim_rq *rq,
 		b->pp = true;
 		return true;
 	}
-	rxr_rx_alloc_failed(ns->netdev);
-	b->page = rxr_lend_page(ns->netdev, &b->tag);
+	b->page = rxr_lend_page(ns->netdev, rq - ns->rq, &b->tag);
 	return b->page;
 }
 
@@ -430,6 +438,10 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 
 	skb = napi_build_skb(page_address(b->page), PAGE_SIZE);
 	if (!skb) {
+		/* The frame is lost, its buffer freed: the slot has its
+		 * replacement already.
+		 */
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_SKB_FAILED, 1);
 		nsim_rxr_put_buf(rq, b);
 		return;
 	}
@@ -456,52 +468,66 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 /*
  * Handle the completed buffer @b: pass its frame up and put a replacement
  * in @out, or drop the frame and put @b itself in @out (recycle in place).
- * @out is left empty only if the slot cannot be posted at all.
+ * @out is left empty only if the slot cannot be posted at all, or when a
+ * lent page went back to its pool with nothing to replace it (return
+ * true then: the slot waits for the next refill).
  */
-static void nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
+static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			    struct nsim_rxr_ring *ring,
 			    struct nsim_rxr_buf *b, struct nsim_rxr_buf *out)
 {
 	struct net_device *dev = ns->netdev;
+	unsigned int q = rq - ns->rq;
 	struct rxr_flow *flow = NULL;
 	struct nsim_rxr_buf nb;
 
 	if (rxr_dev_active(dev) || b->tag || ring->reserve)
-		flow = rxr_classify(dev, page_address(b->page) +
+		flow = rxr_classify(dev, q, page_address(b->page) +
 				    NSIM_RXR_HEADROOM, b->len);
 
 	if (ring->reserve) {
 		if (!flow) {
 			rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
 			*out = *b;
-			return;
+			return false;
 		}
 		if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
 			rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
 			*out = *b;
-			return;
+			return false;
 		}
 		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 		nsim_rxr_up(ns, rq, b);
 		*out = nb;
-		return;
+		return false;
 	}
 
 	if (b->tag && !rxr_flow_owns(flow, b->tag)) {
-		/* Not the owner's: the page stays, or goes back if it can. */
+		/* Not the owner's.  If its flow's frames no longer come to
+		 * this queue, the page goes back and the slot takes what a
+		 * refill finds; else it stays, or goes back if memory is
+		 * there again.  The frame is dropped either way.
+		 */
+		if (!rxr_lent_fits(dev, q, b->tag)) {
+			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_LENT_RETURNED, 1);
+			nsim_rxr_put_buf(rq, b);
+			return !nsim_rxr_get_buf(ns, rq, ring, out);
+		}
 		if (!rxr_dev_emergency(dev)) {
+			memset(&nb, 0, sizeof(nb));
 			nb.page = nsim_rxr_alloc(ns, rq);
 			if (nb.page) {
 				nb.pp = true;
-				nb.tag = NULL;
+				nsim_rxr_count(ns->rxr,
+					       NSIM_RXR_RX_LENT_RETURNED, 1);
 				nsim_rxr_put_buf(rq, b);
 				*out = nb;
-				return;
+				return false;
 			}
 		}
 		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
 		*out = *b;
-		return;
+		return false;
 	}
 
 	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
@@ -509,7 +535,7 @@ static void nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED : RXR_STAT_RECYCLED,
 			      1);
 		*out = *b;
-		return;
+		return false;
 	}
 	if (b->tag)
 		rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
@@ -517,6 +543,7 @@ static void nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_NONPRIO, 1);
 	nsim_rxr_up(ns, rq, b);
 	*out = nb;
+	return false;
 }
 
 static void nsim_rxr_post(struct nsim_rxr_ring *ring, struct nsim_rxr_buf *b)
@@ -538,6 +565,7 @@ int nsim_rxr_poll(struct nsim_rq *rq, int budget)
 	struct nsim_rxr_rings *rings;
 	struct nsim_rxr_buf b, out;
 	struct nsim_rxr_ring *ring;
+	bool returned;
 	int n = 0;
 
 	/* NAPI runs only while the rings exist: stop disables it first. */
@@ -557,13 +585,13 @@ int nsim_rxr_poll(struct nsim_rq *rq, int budget)
 		spin_unlock(&ring->lock);
 
 		memset(&out, 0, sizeof(out));
-		nsim_rxr_rx_one(ns, rq, ring, &b, &out);
+		returned = nsim_rxr_rx_one(ns, rq, ring, &b, &out);
 
 		spin_lock(&ring->lock);
 		ring->done++;
 		if (out.page)
 			nsim_rxr_post(ring, &out);
-		else
+		else if (!returned)
 			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_UNPOSTED, 1);
 		spin_unlock(&ring->lock);
 		n++;
@@ -633,6 +661,62 @@ static void nsim_rxr_detach(struct netdevsim *ns)
 	WRITE_ONCE(ns->rxr->reserve_queue, -1);
 }
 
+/* Rings for the queues in use, nothing posted yet. */
+static struct nsim_rxr_rings *nsim_rxr_rings_alloc(struct netdevsim *ns)
+{
+	unsigned int q, nq = ns->netdev->real_num_rx_queues;
+	struct nsim_rxr_rings *rings;
+
+	rings = kzalloc(struct_size(rings, ring, nq), GFP_KERNEL);
+	if (!rings)
+		return NULL;
+	rings->n = nq;
+	for (q = 0; q < nq; q++) {
+		rings->ring[q] = kzalloc(sizeof(*rings->ring[q]), GFP_KERNEL);
+		if (!rings->ring[q]) {
+			nsim_rxr_rings_free(ns, rings);
+			return NULL;
+		}
+		spin_lock_init(&rings->ring[q]->lock);
+	}
+	return rings;
+}
+
+/*
+ * Post @rings for the reserve queue now in force, a slot of each ring in
+ * turn, and publish them.  In turn, because when refills fail the pages
+ * lent to the rings are limited: filled one after the other, the first
+ * rings would take them all, and a priority flow that arrives on a later
+ * one would find no buffer there, and never teach its pool which queue to
+ * lend to (rxr_classify()).
+ */
+static void nsim_rxr_rings_post(struct netdevsim *ns,
+				struct nsim_rxr_rings *rings)
+{
+	struct nsim_rxr *rxr = ns->rxr;
+	struct nsim_rxr_ring *ring;
+	struct nsim_rxr_buf b;
+	unsigned int q;
+	bool more;
+
+	for (q = 0; q < rings->n; q++)
+		rings->ring[q]->reserve = q == rxr->reserve_queue;
+	local_bh_disable();
+	do {
+		more = false;
+		for (q = 0; q < rings->n; q++) {
+			ring = rings->ring[q];
+			if (ring->tail == NSIM_RXR_RING ||
+			    !nsim_rxr_get_buf(ns, &ns->rq[q], ring, &b))
+				continue;
+			nsim_rxr_post(ring, &b);
+			more = true;
+		}
+	} while (more);
+	local_bh_enable();
+	rcu_assign_pointer(rxr->rings, rings);
+}
+
 /**
  * nsim_rxr_open() - post the rings and attach to rx-reserve
  * @ns: the port
@@ -643,46 +727,21 @@ static void nsim_rxr_detach(struct netdevsim *ns)
  */
 int nsim_rxr_open(struct netdevsim *ns)
 {
-	unsigned int q, nq = ns->netdev->real_num_rx_queues;
-	struct nsim_rxr *rxr = ns->rxr;
 	struct nsim_rxr_rings *rings;
-	struct nsim_rxr_ring *ring;
-	struct nsim_rxr_buf b;
 	int err;
 
-	if (!rxr)
+	if (!ns->rxr)
 		return 0;
-	rings = kzalloc(struct_size(rings, ring, nq), GFP_KERNEL);
+	rings = nsim_rxr_rings_alloc(ns);
 	if (!rings)
 		return -ENOMEM;
-	rings->n = nq;
-	err = nsim_rxr_attach(ns, nq);
-	if (err)
-		goto err_free;
-
-	for (q = 0; q < nq; q++) {
-		ring = kzalloc(sizeof(*ring), GFP_KERNEL);
-		if (!ring) {
-			err = -ENOMEM;
-			goto err_detach;
-		}
-		spin_lock_init(&ring->lock);
-		ring->reserve = q == rxr->reserve_queue;
-		rings->ring[q] = ring;
-		local_bh_disable();
-		while (ring->tail < NSIM_RXR_RING &&
-		       nsim_rxr_get_buf(ns, &ns->rq[q], ring, &b))
-			nsim_rxr_post(ring, &b);
-		local_bh_enable();
+	err = nsim_rxr_attach(ns, rings->n);
+	if (err) {
+		nsim_rxr_rings_free(ns, rings);
+		return err;
 	}
-	rcu_assign_pointer(rxr->rings, rings);
+	nsim_rxr_rings_post(ns, rings);
 	return 0;
-
-err_detach:
-	nsim_rxr_detach(ns);
-err_free:
-	nsim_rxr_rings_free(ns, rings);
-	return err;
 }
 
 /**
@@ -708,6 +767,65 @@ void nsim_rxr_stop(struct netdevsim *ns)
 	RCU_INIT_POINTER(rxr->rings, NULL);
 	synchronize_net();
 	nsim_rxr_rings_free(ns, rings);
+}
+
+/*
+ * Post the rings again for @nq queues (the reserve queue is the last of
+ * the queues in use, and only with slots), as a NIC resets its queues, and
+ * attach to rx-reserve with what the port has now.  If that attach fails,
+ * the rings are posted without a reserve queue, every queue a regular
+ * one, and its error is returned.  If the new rings cannot be allocated,
+ * nothing changes: -ENOMEM and *@kept.  RTNL held, the port running.
+ */
+static int nsim_rxr_rebuild(struct netdevsim *ns, unsigned int nq,
+			    bool *kept)
+{
+	struct net_device *dev = ns->netdev;
+	unsigned int q, old = dev->real_num_rx_queues;
+	struct nsim_rxr_rings *rings;
+	int err;
+
+	*kept = true;
+	for (q = 0; q < dev->num_rx_queues; q++)
+		napi_disable(&ns->rq[q].napi);
+	err = netif_set_real_num_queues(dev, nq, nq);
+	if (err)
+		goto out;
+	rings = nsim_rxr_rings_alloc(ns);
+	if (!rings) {
+		netif_set_real_num_queues(dev, old, old);
+		err = -ENOMEM;
+		goto out;
+	}
+	*kept = false;
+	nsim_rxr_stop(ns);
+	err = nsim_rxr_attach(ns, rings->n);
+	nsim_rxr_rings_post(ns, rings);
+out:
+	for (q = 0; q < dev->num_rx_queues; q++)
+		napi_enable(&ns->rq[q].napi);
+	return err;
+}
+
+/**
+ * nsim_rxr_set_channels() - ethtool -L
+ * @ns: the port
+ * @nq: the new number of queue pairs
+ *
+ * The reserve queue is the last queue in use: a running port posts its
+ * rings again (nsim_rxr_rebuild()).
+ *
+ * Context: RTNL held.
+ * Return: 0, or -errno with the queues as they were, or the -errno of
+ * rx-reserve's attach with the new queues in use and the port detached.
+ */
+int nsim_rxr_set_channels(struct netdevsim *ns, unsigned int nq)
+{
+	bool kept;
+
+	if (!ns->rxr || !rtnl_dereference(ns->rxr->rings))
+		return netif_set_real_num_queues(ns->netdev, nq, nq);
+	return nsim_rxr_rebuild(ns, nq, &kept);
 }
 
 static void nsim_rxr_kick_reserve(struct netdevsim *ns)
@@ -995,19 +1113,22 @@ static int nsim_rxr_slots_get(void *data, u64 *val)
 static int nsim_rxr_slots_set(void *data, u64 val)
 {
 	struct netdevsim *ns = data;
-	struct nsim_rxr_rings *rings;
-	int err = 0;
+	unsigned int old;
+	bool kept;
+	int err;
 
 	if (val > NSIM_RXR_MAX_SLOTS)
 		return -EINVAL;
 	rtnl_lock();
-	rings = rtnl_dereference(ns->rxr->rings);
-	if (ns->rxr->attached) {
-		nsim_rxr_detach(ns);
-		ns->rxr->slots = val;
-		err = nsim_rxr_attach(ns, rings->n);
+	old = ns->rxr->slots;
+	ns->rxr->slots = val;
+	if (rtnl_dereference(ns->rxr->rings)) {
+		err = nsim_rxr_rebuild(ns, ns->netdev->real_num_rx_queues,
+				       &kept);
+		if (err && kept)
+			ns->rxr->slots = old;
 	} else {
-		ns->rxr->slots = val;
+		err = 0;
 	}
 	rtnl_unlock();
 	return err;
@@ -1015,6 +1136,32 @@ static int nsim_rxr_slots_set(void *data, u64 val)
 
 DEFINE_DEBUGFS_ATTRIBUTE(nsim_rxr_slots_fops, nsim_rxr_slots_get,
 			 nsim_rxr_slots_set, "%llu\n");
+
+/* rings: a line per RX ring, what is posted on it and whose. */
+static int nsim_rxr_rings_show(struct seq_file *seq, void *v)
+{
+	struct netdevsim *ns = seq->private;
+	struct nsim_rxr_rings *rings;
+	struct nsim_rxr_ring *ring;
+	unsigned int q, i, lent;
+
+	rtnl_lock();
+	rings = rtnl_dereference(ns->rxr->rings);
+	for (q = 0; rings && q < rings->n; q++) {
+		ring = rings->ring[q];
+		spin_lock_bh(&ring->lock);
+		for (lent = 0, i = ring->head; i != ring->tail; i++)
+			lent += !!ring->buf[i % NSIM_RXR_RING].tag;
+		seq_printf(seq,
+			   "queue %u reserve %d posted %u lent %u completed %u\n",
+			   q, ring->reserve, ring->tail - ring->head, lent,
+			   ring->head - ring->done);
+		spin_unlock_bh(&ring->lock);
+	}
+	rtnl_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nsim_rxr_rings);
 
 /**
  * nsim_rxr_init() - a PF port's model state and debugfs knobs
@@ -1040,6 +1187,8 @@ int nsim_rxr_init(struct netdevsim *ns)
 			    &rxr->fail_insert);
 	debugfs_create_bool("fail_refill", 0600, rxr->ddir,
 			    &rxr->fail_refill);
+	debugfs_create_file("rings", 0400, rxr->ddir, ns,
+			    &nsim_rxr_rings_fops);
 	ns->rxr = rxr;
 	return 0;
 }

@@ -791,7 +791,7 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 			continue;
 		}
 
-		if (rxr_classify(adapter->netdev,
+		if (rxr_classify(adapter->netdev, E1000E_RXR_QUEUE,
 				 page_address(b.page) + E1000E_RXR_HEADROOM,
 				 len)) {
 			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
@@ -857,7 +857,7 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 	rxr_rx_alloc_failed(adapter->netdev);
 	if (!r->mode_ok)
 		return NULL;
-	page = rxr_lend_page(adapter->netdev, &tag);
+	page = rxr_lend_page(adapter->netdev, 0, &tag);
 	if (!page)
 		return NULL;
 	/* The page carries its pool (rxr_page_pool()); no need to hold it. */
@@ -898,7 +898,7 @@ bool e1000e_rxr_rx(struct e1000_adapter *adapter, struct sk_buff *skb,
 	if (skb->head_frag)
 		tag = rxr_page_pool(virt_to_head_page(skb->head));
 	e1000e_rxr_count(r, 0, E1000E_RXR_Q_PACKETS, 1);
-	flow = rxr_classify(netdev, skb->data, len);
+	flow = rxr_classify(netdev, 0, skb->data, len);
 	if (flow)
 		e1000e_rxr_count(r, 0, E1000E_RXR_Q_PRIORITY, 1);
 	if (tag && rxr_flow_owns(flow, tag)) {

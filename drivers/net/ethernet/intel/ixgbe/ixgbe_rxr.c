@@ -558,7 +558,8 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 		}
 
 		data = page_address(page) + IXGBE_RXR_HEADROOM;
-		if (rxr_classify(ring->netdev, data, size)) {
+		if (rxr_classify(ring->netdev, ring->queue_index, data,
+				 size)) {
 			ixgbe_rxr_count(r, IXGBE_RXR_RES_PRIORITY, 1);
 			if (!ixgbe_rxr_up(r, q_vector, ring, desc, page, dma,
 					  size))
@@ -783,7 +784,7 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 	rxr_rx_alloc_failed(ring->netdev);
 	if (ixgbe_rx_pg_order(ring))
 		return NULL;
-	page = rxr_lend_page(ring->netdev, &tag);
+	page = rxr_lend_page(ring->netdev, ring->queue_index, &tag);
 	if (!page)
 		return NULL;
 	/* The reference on @tag goes with the page: page->private. */
@@ -862,7 +863,7 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 		return IXGBE_RXR_PASS;
 
 	ixgbe_rxr_count(r, IXGBE_RXR_REG_PACKETS, 1);
-	flow = rxr_classify(netdev, data, size);
+	flow = rxr_classify(netdev, ring->queue_index, data, size);
 	if (flow)
 		ixgbe_rxr_count(r, IXGBE_RXR_REG_PRIORITY, 1);
 	if (tag && rxr_flow_owns(flow, tag)) {

@@ -217,6 +217,14 @@ receiving()
 	echo "#   flow: $(flow_line_b)"
 	b ethtool -S "$1" | awk '$2 != 0' | tr -s ' \n' ' ' | fold -w 76 |
 		sed 's/^/#   /'
+	# Both ends' sockets (/proc/net/tcp: a timer 04 on the sender is
+	# the zero-window probe, which a link down backs off), the rings.
+	echo "#   receiver: $(tr '\n' ' ' < "$OUT")"
+	sed 's/^/#   rings: /' "$DFS_B/rings"
+	a grep ':1388 ' /proc/net/tcp6 | sed 's/^/#   A tcp6: /'
+	b grep ':1388 ' /proc/net/tcp | sed 's/^/#   B tcp: /'
+	echo "#   B: TCPToZeroWindowAdv $(tcpext TCPToZeroWindowAdv)," \
+	     "TCPOFOQueue $(tcpext TCPOFOQueue)"
 	return 1
 }
 
@@ -256,13 +264,6 @@ path_fix()
 		lladdr "$MAC_A2" nud permanent
 }
 
-# xps_last NS DEV: DEV sends on its last TX queue from every CPU.
-xps_last()
-{
-	ip netns exec "$1" sh -c "
-		q=\$(ls -d /sys/class/net/$2/queues/tx-* | sort -V | tail -n 1)
-		printf '%x' $(((1 << $(nproc)) - 1)) > \$q/xps_cpus"
-}
 
 pair_up()
 {
@@ -466,6 +467,31 @@ no_leak()
 	check_ok "$EV: every page of the pools free" within 10 pages_back
 }
 
+# held_by_socket: the pool pages still out are all held by the receiving
+# socket: at least a page of its receive memory (SO_MEMINFO's rmem_alloc,
+# which counts the out-of-order queue; a pool page's skb has a truesize
+# of a page or more) for each.
+held_by_socket()
+{
+	local n out rmem
+
+	n=$(grep -c '^rmem ' "$OUT")
+	kill -USR1 "$RECV"
+	within 5 test "$(grep -c '^rmem ' "$OUT")" -gt "$n"
+	rmem=$(awk '$1 == "rmem" { v = $2 } END { print v }' "$OUT")
+	out=$(pages_out)
+	if [ -n "$rmem" ] && [ $((out * 4096)) -le "$rmem" ]; then
+		echo "PASS: $EV: the $out pool pages out are the socket's" \
+		     "(rmem $rmem; TCPOFOQueue $(tcpext TCPOFOQueue))"
+	else
+		fail "$EV: every ring page back in the flow's pool:" \
+		     "$out pages out, the socket holds ${rmem:-?} bytes;" \
+		     "TCPOFOQueue $(tcpext TCPOFOQueue), TCPBacklogDrop" \
+		     "$(tcpext TCPBacklogDrop)"
+		b grep -v ' 0A ' /proc/net/tcp | sed 's/^/#   /'
+	fi
+}
+
 # --- the events ---
 #
 # remove, close and netns end the flow: each iteration makes one and
@@ -500,13 +526,11 @@ ev_remove()
 		if within 10 flushed_back; then
 			echo "PASS: $EV: every ring page back in its pool"
 		else
-			# Segments after a hole (a backlog drop, see the end)
-			# wait in the out-of-order queue, on pool pages.
-			fail "$EV: every ring page back in the flow's pool:" \
-			     "$(pages_out) pages out; TCPOFOQueue" \
-			     "$(tcpext TCPOFOQueue), TCPBacklogDrop" \
-			     "$(tcpext TCPBacklogDrop)"
-			b grep -v ' 0A ' /proc/net/tcp | sed 's/^/#   /'
+			# Segments after a hole (a frame dropped for want of
+			# a pool page) wait in the out-of-order queue, on pool
+			# pages, charged to the socket until it closes: every
+			# page still out must be one the socket holds.
+			held_by_socket
 		fi
 	fi
 	recv_kill

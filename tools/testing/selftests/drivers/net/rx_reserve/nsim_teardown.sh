@@ -52,6 +52,9 @@ flows_up()
 
 # 1. Unlink, then delete the device under the flows.
 nsim_pair 4 || exit "$ksft_fail"
+# All of DEV_A's traffic on one RX queue of DEV_B: the ping below lands
+# where the software flow's pool lends (on the queue of its frames).
+xps_last "$NS_A" "$DEV_A"
 flows_up
 exec {fd}< "/run/netns/$NS_B"
 check_ok "unlink" sh -c "echo $fd:$IDX_B > $NSIM_BUS/unlink_device"
@@ -70,6 +73,9 @@ nsim_pair_cleanup
 
 # 2. Delete the namespace under the flows.
 nsim_pair 4 || exit "$ksft_fail"
+# All of DEV_A's traffic on one RX queue of DEV_B: the ping below lands
+# where the software flow's pool lends (on the queue of its frames).
+xps_last "$NS_A" "$DEV_A"
 flows_up
 ip netns del "$NS_B"
 hold_stop_all
