@@ -828,12 +828,37 @@ int nsim_rxr_set_channels(struct netdevsim *ns, unsigned int nq)
 	return nsim_rxr_rebuild(ns, nq, &kept);
 }
 
-static void nsim_rxr_kick_reserve(struct netdevsim *ns)
+/*
+ * Post the reserve ring from the pools of the flows steered there, before
+ * a filter points at it, as a driver posts a queue before it steers
+ * traffic to it: refilled from NAPI only, the ring could still be empty
+ * when the first frames the filter steers arrive.  RTNL held, NAPI enabled
+ * (every caller of set_rxnfc but the rebuild, which has no rings
+ * published while its NAPI is off).
+ */
+static void nsim_rxr_fill_reserve(struct netdevsim *ns)
 {
 	int q = READ_ONCE(ns->rxr->reserve_queue);
+	struct nsim_rxr_rings *rings;
+	struct nsim_rxr_ring *ring;
+	struct nsim_rxr_buf b;
 
-	if (q >= 0 && rtnl_dereference(ns->rxr->rings))
-		napi_schedule(&ns->rq[q].napi);
+	rings = rtnl_dereference(ns->rxr->rings);
+	if (q < 0 || !rings || q >= rings->n)
+		return;
+	ring = rings->ring[q];
+	napi_disable(&ns->rq[q].napi);
+	local_bh_disable();
+	while (ring->tail - ring->done < NSIM_RXR_RING &&
+	       nsim_rxr_get_buf(ns, &ns->rq[q], ring, &b)) {
+		spin_lock(&ring->lock);
+		nsim_rxr_post(ring, &b);
+		spin_unlock(&ring->lock);
+	}
+	local_bh_enable();
+	napi_enable(&ns->rq[q].napi);
+	/* Frames that came meanwhile. */
+	napi_schedule(&ns->rq[q].napi);
 }
 
 /* ethtool: ntuple */
@@ -982,13 +1007,14 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 			return err;
 		if (READ_ONCE(rxr->fail_insert))
 			return -EIO;
+		if (fs->ring_cookie != RX_CLS_FLOW_DISC &&
+		    ethtool_get_flow_spec_ring(fs->ring_cookie) ==
+		    READ_ONCE(rxr->reserve_queue))
+			nsim_rxr_fill_reserve(ns);
 		spin_lock_bh(&rxr->tbl_lock);
 		rxr->tbl[fs->location].fs = *fs;
 		rxr->tbl[fs->location].used = true;
 		spin_unlock_bh(&rxr->tbl_lock);
-		if (ethtool_get_flow_spec_ring(fs->ring_cookie) ==
-		    READ_ONCE(rxr->reserve_queue))
-			nsim_rxr_kick_reserve(ns);
 		return 0;
 	case ETHTOOL_SRXCLSRLDEL:
 		if (fs->location >= NSIM_NTUPLE_SIZE ||

@@ -470,7 +470,13 @@ reg_try()
 			'$1 == "flow" && $6 == l' "$RXR_PROC")
 		pool=$(kv pool <<< "$line")
 		glob
-		if [ "${G[flows]}" != $((F0 + 1)) ]; then
+		msg=$(head -n 1 "$TMPF.err")
+		if [ "${G[flows]}" = "$F0" ] && [ -n "$msg" ] &&
+		   ! kill -0 "$TRY_PID" 2> /dev/null; then
+			# The connection failed after it started: the
+			# socket, and its flow, are gone with an error.
+			OUTCOME=err WHY="after connect: ${msg##*: }"
+		elif [ "${G[flows]}" != $((F0 + 1)) ]; then
 			WHY="connected, but $((G[flows] - F0)) flows"
 		elif [ -z "$line" ]; then
 			if [ $((G[nohash] + G[nodev])) -gt "$unreg0" ]; then

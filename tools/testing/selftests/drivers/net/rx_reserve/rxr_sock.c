@@ -88,6 +88,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -96,9 +97,6 @@
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-#ifndef __aligned
-#define __aligned(x) __attribute__((aligned(x)))
 #endif
 
 #ifndef SO_MEMINFO
@@ -771,20 +769,11 @@ static void own_flow(int port, char *line, size_t size)
 	fclose(f);
 }
 
-static volatile sig_atomic_t rmem_asked;
-
-static void ask_rmem(int sig)
-{
-	(void)sig;
-	rmem_asked = 1;
-}
-
 static void print_rmem(int fd)
 {
 	__u32 mem[SK_MEMINFO_VARS] = {};
 	socklen_t len = sizeof(mem);
 
-	rmem_asked = 0;
 	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &len))
 		printf("rmem error %s\n", strerror(errno));
 	else
@@ -795,8 +784,10 @@ static void print_rmem(int fd)
 static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
 		    int gate)
 {
-	struct sigaction sa = { .sa_handler = ask_rmem };
+	struct signalfd_siginfo si;
 	unsigned long long total = 0;
+	struct pollfd pfd[2];
+	sigset_t usr1;
 	unsigned char buf[16384];
 	int fd, err, port, bad = 0;
 	char start[512] = "", flow[512] = "";
@@ -819,8 +810,14 @@ static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
 		perror("connect");
 		return 1;
 	}
-	/* No SA_RESTART: a read() waiting for data returns to answer. */
-	sigaction(SIGUSR1, &sa, NULL);
+	/* SIGUSR1 asks for the socket's receive memory. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	pfd[0].fd = fd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = signalfd(-1, &usr1, SFD_CLOEXEC);
+	pfd[1].events = POLLIN;
 	port = local_port(fd);
 	printf("port %d\n", port);
 	fflush(stdout);
@@ -828,11 +825,16 @@ static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
 	while (gate && read(0, buf, sizeof(buf)) > 0)
 		;
 	for (;;) {
-		n = read(fd, buf, sizeof(buf));
-		if (rmem_asked)
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+			n = -1;
+			break;
+		}
+		if (pfd[1].revents & POLLIN &&
+		    read(pfd[1].fd, &si, sizeof(si)) == sizeof(si))
 			print_rmem(fd);
-		if (n < 0 && errno == EINTR)
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
+		n = read(fd, buf, sizeof(buf));
 		if (n <= 0)
 			break;
 		/* The flow as registered, from inside: a sampler outside
@@ -851,6 +853,8 @@ static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
 	if (flow[0])
 		printf("flow: %s", flow);
 	printf("bytes %llu pattern %s\n", total, bad ? "bad" : "ok");
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
 	close(fd);
 	return n < 0 || bad;
 }
@@ -1093,9 +1097,22 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* Whether @na, with @rem bytes left from it, is a whole attribute. */
+static int attr_ok(const struct nlattr *na, long rem)
+{
+	return rem >= NLA_HDRLEN && na->nla_len >= NLA_HDRLEN &&
+	       na->nla_len <= rem;
+}
+
+static const struct nlattr *attr_next(const struct nlattr *na)
+{
+	return (const struct nlattr *)((const char *)na +
+				       NLA_ALIGN(na->nla_len));
+}
+
 /* A netlink request built by hand. */
 struct nlreq {
-	char buf[4096] __aligned(NLMSG_ALIGNTO);
+	_Alignas(NLMSG_ALIGNTO) char buf[4096];
 	size_t len;
 	size_t nest[8];
 	int depth;
@@ -1126,7 +1143,7 @@ static int genl_family(int nl, const char *name)
 		struct genlmsghdr gh;
 		char buf[64];
 	} req = {};
-	char ans[4096] __aligned(NLMSG_ALIGNTO);
+	_Alignas(NLMSG_ALIGNTO) char ans[4096];
 	struct nlmsghdr *nh = (struct nlmsghdr *)ans;
 	struct nlattr *na;
 	ssize_t n;
@@ -1178,11 +1195,8 @@ static void ethnl_print_reply(const struct nlmsghdr *nh)
 			h = (const struct nlattr *)((const char *)na +
 						    NLA_HDRLEN);
 			hrem = na->nla_len - NLA_HDRLEN;
-			for (; hrem >= NLA_HDRLEN && h->nla_len >= NLA_HDRLEN &&
-			       h->nla_len <= hrem;
-			     hrem -= NLA_ALIGN(h->nla_len),
-			     h = (const struct nlattr *)((const char *)h +
-							 NLA_ALIGN(h->nla_len)))
+			for (; attr_ok(h, hrem);
+			     hrem -= NLA_ALIGN(h->nla_len), h = attr_next(h))
 				/* ETHTOOL_A_HEADER_DEV_NAME */
 				if ((h->nla_type & NLA_TYPE_MASK) == 2)
 					dev = (const char *)h + NLA_HDRLEN;
@@ -1217,11 +1231,7 @@ static int ethnl_print_err(const struct nlmsghdr *nh)
 	printf("errno %s\n", errname(err));
 	if (!(nh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return err;
-	for (; (const char *)na + NLA_HDRLEN <= end &&
-	       na->nla_len >= NLA_HDRLEN &&
-	       (const char *)na + na->nla_len <= end;
-	     na = (const struct nlattr *)((const char *)na +
-					  NLA_ALIGN(na->nla_len))) {
+	for (; attr_ok(na, end - (const char *)na); na = attr_next(na)) {
 		switch (na->nla_type & NLA_TYPE_MASK) {
 		case NLMSGERR_ATTR_MSG:
 			printf("extack: %.*s\n", (int)(na->nla_len -
@@ -1302,7 +1312,7 @@ static void ethnl_token(struct nlreq *r, const char *tok, size_t *sendlen)
 	val = val ? val + 1 : "";
 	v = strtoull(val, NULL, 0);
 	if (!strcmp(kind, "nest") || !strcmp(kind, "flatnest")) {
-		if (r->depth == (int)(sizeof(r->nest) / sizeof(r->nest[0]))) {
+		if (r->depth == (int)ARRAY_SIZE(r->nest)) {
 			fprintf(stderr, "rxr_sock: nests too deep\n");
 			exit(2);
 		}
@@ -1337,7 +1347,7 @@ static int ethnl(int argc, char **argv)
 	struct timeval tv = { .tv_sec = 5 };
 	static struct nlreq r;
 	struct nlmsghdr *nh = (struct nlmsghdr *)r.buf;
-	char ans[65536] __aligned(NLMSG_ALIGNTO);
+	_Alignas(NLMSG_ALIGNTO) char ans[65536];
 	int nl, fam, one = 1, err = -1, i;
 	struct genlmsghdr *gh;
 	size_t sendlen = 0;
@@ -1358,12 +1368,12 @@ static int ethnl(int argc, char **argv)
 	    setsockopt(nl, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
 	    setsockopt(nl, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)) ||
 	    setsockopt(nl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
-		perror("ethnl: netlink");
+		perror("rxr_sock: netlink");
 		return 2;
 	}
 	fam = genl_family(nl, "ethtool");
 	if (fam < 0) {
-		fprintf(stderr, "ethnl: no ethtool genetlink family\n");
+		fprintf(stderr, "rxr_sock: no ethtool genetlink family\n");
 		return 2;
 	}
 
