@@ -1112,7 +1112,10 @@ static const struct nlattr *attr_next(const struct nlattr *na)
 
 /* A netlink request built by hand. */
 struct nlreq {
-	_Alignas(NLMSG_ALIGNTO) char buf[4096];
+	union {				/* aligned for netlink */
+		char buf[4096];
+		struct nlmsghdr nh;
+	};
 	size_t len;
 	size_t nest[8];
 	int depth;
@@ -1143,8 +1146,12 @@ static int genl_family(int nl, const char *name)
 		struct genlmsghdr gh;
 		char buf[64];
 	} req = {};
-	_Alignas(NLMSG_ALIGNTO) char ans[4096];
-	struct nlmsghdr *nh = (struct nlmsghdr *)ans;
+	union {
+		char b[4096];
+		struct nlmsghdr nh;
+	} ans_u;
+	char *ans = ans_u.b;
+	struct nlmsghdr *nh = &ans_u.nh;
 	struct nlattr *na;
 	ssize_t n;
 	int rem;
@@ -1160,7 +1167,7 @@ static int genl_family(int nl, const char *name)
 	req.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(na->nla_len);
 	if (send(nl, &req, req.nh.nlmsg_len, 0) < 0)
 		return -1;
-	n = recv(nl, ans, sizeof(ans), 0);
+	n = recv(nl, ans, sizeof(ans_u), 0);
 	if (n < (ssize_t)NLMSG_LENGTH(GENL_HDRLEN) ||
 	    nh->nlmsg_type != GENL_ID_CTRL)
 		return -1;
@@ -1347,7 +1354,11 @@ static int ethnl(int argc, char **argv)
 	struct timeval tv = { .tv_sec = 5 };
 	static struct nlreq r;
 	struct nlmsghdr *nh = (struct nlmsghdr *)r.buf;
-	_Alignas(NLMSG_ALIGNTO) char ans[65536];
+	static union {
+		char b[65536];
+		struct nlmsghdr nh;
+	} ans_u;
+	char *ans = ans_u.b;
 	int nl, fam, one = 1, err = -1, i;
 	struct genlmsghdr *gh;
 	size_t sendlen = 0;
@@ -1398,7 +1409,7 @@ static int ethnl(int argc, char **argv)
 
 	/* Replies, until the ack, an error or the end of a dump. */
 	while (err < 0) {
-		n = recv(nl, ans, sizeof(ans), 0);
+		n = recv(nl, ans, sizeof(ans_u), 0);
 		if (n < 0) {
 			printf("errno %s\nno answer\n", errname(errno));
 			return 1;
