@@ -147,8 +147,23 @@ done
 	> "$out/run.cpio.gz"
 cat "$initrd" "$out/run.cpio.gz" > "$out/initrd"
 
+# A bench killed with SIGKILL cannot delete its namespace: delete those whose
+# bench (the number in the name) is gone, so they do not pile up.
+reap_stale()
+{
+	local n pid
+
+	for n in $(ip netns list 2>/dev/null | grep -o '^rxr-bench-[0-9]*'); do
+		pid=${n#rxr-bench-}
+		grep -qs qemu-run "/proc/$pid/cmdline" && continue
+		ip netns del "$n" 2>/dev/null &&
+			echo "qemu-run: deleted stale namespace $n" >&2
+	done
+}
+
 netargs=()
 if [ "$nic" != none ]; then
+	reap_stale
 	ns=rxr-bench-$$
 	ip netns add "$ns" || die "cannot create namespace $ns"
 	mq=""

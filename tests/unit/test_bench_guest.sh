@@ -10,17 +10,22 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 export BUILD=${BUILD:-$top/build}
 run=$top/tests/bench/qemu-run.sh
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+stale=""
+trap 'rm -rf "$tmp"; [ -n "$stale" ] && ip netns del "$stale" 2>/dev/null' EXIT
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n $1"; }
 nok() { n=$((n + 1)); echo "not ok $n $1 # $2"; }
 check() { if [ "$2" ]; then ok "$1"; else nok "$1" "$3"; fi; }
 
-# leftovers: namespaces, QEMU processes or peers this bench left behind.
+# bench_ns: the bench namespaces there are now.
+bench_ns() { ip netns list 2>/dev/null | grep -o '^rxr-bench-[0-9]*' | sort; }
+
+# leftovers: namespaces, QEMU processes or peers these benches left behind.
+# A namespace that was there before the tests started is not theirs.
 leftovers()
 {
-	ip netns list | grep -o '^rxr-bench-[0-9]*'
+	bench_ns | comm -13 "$tmp/ns-before" -
 	pgrep -f "qemu-system-x86_64.*$tmp" | head -1
 	pgrep -f 'sleep 4242' | head -1
 }
@@ -31,7 +36,8 @@ if [ ! -r "$BUILD/patched/out/arch/x86/boot/bzImage" ] ||
 	echo "1..0 # SKIP no patched kernel or guest image (make all)"
 	exit 0
 fi
-echo "1..8"
+echo "1..9"
+bench_ns > "$tmp/ns-before"
 
 "$run" --out "$tmp/rc" -- 'exit 3' > /dev/null 2>&1
 check "the guest command's exit code comes back" "$([ $? -eq 3 ] && echo y)" \
@@ -49,6 +55,13 @@ check "a panic is a failure (126)" "$([ $rc -eq 126 ] && echo y)" "got $rc"
 check "a panic prints the console's tail" \
 	"$(echo "$out" | grep -q 'Kernel panic' && echo y)" "$(echo "$out" | tail -3)"
 
+# The namespace of a bench that died without cleaning up (SIGKILL): its
+# number is a process that is gone.
+true &
+stale=rxr-bench-$!
+wait
+ip netns add "$stale" 2>/dev/null || stale=""
+
 start=$(date +%s)
 out=$("$run" --nic e1000e --out "$tmp/timeout" --timeout 20 \
 	--peer 'sleep 4242' -- 'sleep 600' 2>&1)
@@ -58,6 +71,14 @@ check "a timeout is a failure (124) within the limit" \
 	"$([ $rc -eq 124 ] && [ $took -lt 40 ] && echo y)" "rc $rc after ${took}s"
 check "nothing is left after a timeout" "$([ -z "$(leftovers)" ] && echo y)" \
 	"$(leftovers | xargs)"
+if [ -z "$stale" ]; then
+	n=$((n + 1))
+	echo "ok $n a dead bench's namespace is deleted # SKIP cannot create one"
+else
+	check "a dead bench's namespace is deleted" \
+		"$(ip netns list | grep -q "^$stale\b" || echo y)" "$stale is there"
+	ip netns del "$stale" 2>/dev/null
+fi
 
 # Job control, so that the background bench does not start with SIGINT
 # ignored, as a non-interactive shell's background jobs do.
