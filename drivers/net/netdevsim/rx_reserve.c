@@ -350,15 +350,20 @@ static int nsim_rxr_xmit_one(struct netdevsim *peer,
  * @txq: the sender's queue, which picks the RX queue of unsteered frames
  *
  * Context: the sender's transmit path, RCU read side, BH disabled.
- * Return: NET_RX_SUCCESS if every segment found a buffer, NET_RX_DROP if
- * not, -ENODEV (@skb not consumed) if the peer is down.
+ * A GSO frame is segmented as a NIC's TSO would; segments that find no
+ * buffer are counted by the peer (rx_no_buffer), and the frame counts as
+ * transmitted if any segment was received, since the sender's TCP will only
+ * retransmit the lost ones.
+ *
+ * Return: NET_RX_SUCCESS if the frame (or a segment of it) found a buffer,
+ * NET_RX_DROP if not, -ENODEV (@skb not consumed) if the peer is down.
  */
 int nsim_rxr_xmit(struct netdevsim *peer, struct sk_buff *skb,
 		  unsigned int txq)
 {
 	struct sk_buff *segs, *next;
 	struct nsim_rxr_rings *rings;
-	int ret = NET_RX_SUCCESS;
+	int ret;
 
 	rings = peer->rxr ? rcu_dereference(peer->rxr->rings) : NULL;
 	if (!rings)
@@ -373,10 +378,11 @@ int nsim_rxr_xmit(struct netdevsim *peer, struct sk_buff *skb,
 	dev_kfree_skb_any(skb);
 	if (IS_ERR_OR_NULL(segs))
 		return NET_RX_DROP;
+	ret = NET_RX_DROP;
 	skb_list_walk_safe(segs, skb, next) {
 		skb_mark_not_on_list(skb);
-		if (nsim_rxr_xmit_one(peer, rings, skb, txq) == NET_RX_DROP)
-			ret = NET_RX_DROP;
+		if (nsim_rxr_xmit_one(peer, rings, skb, txq) == NET_RX_SUCCESS)
+			ret = NET_RX_SUCCESS;
 		dev_kfree_skb_any(skb);
 	}
 	return ret;
