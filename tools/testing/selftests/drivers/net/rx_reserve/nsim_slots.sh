@@ -6,7 +6,9 @@
 # core's locations, steering to the reserve queue) and k in software;
 # closing a hardware flow promotes a software one; closing all removes the
 # rules.  A priority flow in a slot receives its data through the reserve
-# queue.
+# queue.  The receiver's TCP window (a route metric) is smaller than a
+# ring, so that a host too busy to run the reserve queue's NAPI in time
+# cannot overrun it: every reserve queue overrun is then rx-reserve's.
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
@@ -24,6 +26,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 nsim_pair 4 || exit "$ksft_fail"
+ip -n "$NS_B" route replace 198.51.100.1/32 dev "$DEV_B" window 32768
 echo "$N" > "$DFS_B/slots"
 check_eq "slots knob" "$N" "$(cat "$DFS_B/slots")"
 check_fail "slots knob refuses 33" sh -c "echo 33 > $DFS_B/slots"
