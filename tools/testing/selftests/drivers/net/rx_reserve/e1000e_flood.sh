@@ -8,8 +8,8 @@
 # MSI-X vector, the flow's RETA bucket points at queue 1, the reserve
 # queue; without it (e1000e.IntMode=1, MSI), queue 0's software fallback
 # serves alone.  Either way all the data arrives, queue 0 never runs dry,
-# and the flood takes no reserve buffer; with queue 1, the flow's frames
-# came through it.
+# and in emergency mode the flood takes no reserve buffer; with queue 1,
+# the flow's frames came through it.
 #
 # The flood rate is calibrated first, as the bench's control cell does:
 # the highest of RXR_FLOOD_RATES (packets/s) at which the same transfer,
@@ -125,8 +125,13 @@ done
 ethtool -S "$NIC" | grep -E '_rxr_|rx_reserve_' | sed 's/^ */# /'
 
 check_eq "queue 0 never ran dry" 0 "${d[0empty]}"
-check_eq "lent pages that carried another flow's frame up" 0 \
-	"${d[0lent_other]}"
+# Out of emergency mode a page lent earlier (to a flow still in software,
+# as every flow is before its filter) carries any frame up, by design
+# (lent_other): fail_page_alloc switches emergency mode on and off here,
+# so it may happen; in emergency mode it cannot (recycled instead), so it
+# is printed, not asserted.
+echo "# lent pages that carried another flow's frame up out of emergency" \
+     "mode: ${d[0lent_other]} (pages lent: ${d[0lent]})"
 prio=$((d[0priority] + d[1priority]))
 if [ "$QUEUES" = 2 ]; then
 	check_sampled 1
