@@ -346,7 +346,7 @@ static int nsim_rxr_xmit_one(struct netdevsim *peer,
 /**
  * nsim_rxr_xmit() - the peer's NIC receives a frame
  * @peer: the receiving port
- * @skb: the frame; consumed unless the peer has no rings
+ * @skb: the frame; consumed unless -ENODEV is returned
  * @txq: the sender's queue, which picks the RX queue of unsteered frames
  *
  * Context: the sender's transmit path, RCU read side, BH disabled.
@@ -356,7 +356,8 @@ static int nsim_rxr_xmit_one(struct netdevsim *peer,
  * retransmit the lost ones.
  *
  * Return: NET_RX_SUCCESS if the frame (or a segment of it) found a buffer,
- * NET_RX_DROP if not, -ENODEV (@skb not consumed) if the peer is down.
+ * NET_RX_DROP if not (also when the peer has no rings: down, or being
+ * reset), -ENODEV (@skb not consumed) if the peer has no rx-reserve part.
  */
 int nsim_rxr_xmit(struct netdevsim *peer, struct sk_buff *skb,
 		  unsigned int txq)
@@ -365,9 +366,17 @@ int nsim_rxr_xmit(struct netdevsim *peer, struct sk_buff *skb,
 	struct nsim_rxr_rings *rings;
 	int ret;
 
-	rings = peer->rxr ? rcu_dereference(peer->rxr->rings) : NULL;
-	if (!rings)
+	if (!peer->rxr)
 		return -ENODEV;
+	/* None while the port is down, or while ethtool -L posts them
+	 * again: the frame is lost, as on a NIC being reset.  (netdevsim's
+	 * own path would queue it on a queue that may be gone by then.)
+	 */
+	rings = rcu_dereference(peer->rxr->rings);
+	if (!rings) {
+		dev_kfree_skb_any(skb);
+		return NET_RX_DROP;
+	}
 	if (!skb_is_gso(skb)) {
 		ret = nsim_rxr_xmit_one(peer, rings, skb, txq);
 		dev_kfree_skb_any(skb);
@@ -475,8 +484,9 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
  * Handle the completed buffer @b: pass its frame up and put a replacement
  * in @out, or drop the frame and put @b itself in @out (recycle in place).
  * @out is left empty only if the slot cannot be posted at all, or when a
- * lent page went back to its pool with nothing to replace it (return
- * true then: the slot waits for the next refill).
+ * lent page went back to its pool, or up with its owner's frame, with
+ * nothing to replace it (return true then: the slot waits for the next
+ * refill).
  */
 static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			    struct nsim_rxr_ring *ring,
@@ -537,6 +547,20 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 	}
 
 	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
+		if (b->tag) {
+			/* The owner's frame in a lent page goes up all the
+			 * same, and the page's lending ends with it: the
+			 * slot takes what a refill finds, which may be a
+			 * page the pool can lend again now.  Dropping the
+			 * frame instead would stall the flow for good once
+			 * every page it may lend (rxr_pool_lendable()) is
+			 * parked in rings, as after a link up in emergency
+			 * mode.
+			 */
+			rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+			nsim_rxr_up(ns, rq, b);
+			return !nsim_rxr_get_buf(ns, rq, ring, out);
+		}
 		/* No replacement: keep the ring full, drop the frame. */
 		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED : RXR_STAT_RECYCLED,
 			      1);
