@@ -508,9 +508,16 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			return false;
 		}
 		if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
-			rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
-			*out = *b;
-			return false;
+			/* The pools are empty: their pages are up the
+			 * stack, maybe in a socket's out-of-order queue
+			 * waiting for this very frame.  Dropping it could
+			 * keep them there for good; it goes up, and the
+			 * slot waits for a pool page (the fill at the end
+			 * of each poll).
+			 */
+			rxr_dev_count(dev, RXR_STAT_STEERED, 1);
+			nsim_rxr_up(ns, rq, b);
+			return true;
 		}
 		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 		nsim_rxr_up(ns, rq, b);
