@@ -195,7 +195,7 @@ phase_kunit()
 # as the reserve queue; e1000e:msi runs it on MSI (e1000e.IntMode=1),
 # where queue 1 has no vector: the fallback alone.
 selftest_guests=(
-	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh nsim_badinput.sh nsim_fault.sh nsim_soak.sh"
+	"none -- nsim_link.sh flows.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh nsim_badinput.sh nsim_fault.sh nsim_soak.sh nsim_races.sh"
 	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
 	"virtio -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh"
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh"
