@@ -219,8 +219,8 @@ slope=$(awk '{ n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2 }
 	     END { d = n * sxx - sx * sx
 		   if (n < 9 || d == 0) { print "-"; exit }
 		   s = (n * sxy - sx * sy) / d
-		   printf "%d\n", s < 0 && s != int(s) ? int(s) - 1 : int(s) }' \
-	/tmp/rxr_soak.free)
+		   if (s < 0 && s != int(s)) s = int(s) - 1
+		   printf "%d\n", s }' /tmp/rxr_soak.free)
 if [ "$slope" != - ]; then
 	echo "# free memory over cycles 2-$CYCLES: $slope pages a cycle"
 	check_ge "free memory does not trend down (pages a cycle)" \
