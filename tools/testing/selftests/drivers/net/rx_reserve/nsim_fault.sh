@@ -849,9 +849,14 @@ lend_cell()
 	[ "$1" = failslab ] && LOST_SKB=$((LOST_SKB + $(lost S0 S1)))
 	check_eq "lending $1 $2%: no ring slot left unposted" 0 \
 		"$(dl rx_unposted)"
-	if [ "$fails" -gt 0 ]; then
+	# A pool lends only to the queue its flow's frames arrive on: a few
+	# failed refills (page_pool's cache serves most) may all have been
+	# on other queues, so borrowing is asserted from 8 on.
+	if [ "$fails" -ge 8 ]; then
 		check_ge "lending $1 $2%: failed refills borrowed pool pages" \
 			1 "$lent"
+	fi
+	if [ "$fails" -gt 0 ]; then
 		check_ge "lending $1 $2%: emergency mode on" 1 \
 			"$(dl rx_reserve_emergency)"
 	fi
