@@ -12,6 +12,9 @@
  * passes frames up through rx-reserve's driver API, software fallback
  * included, and never leaves a ring slot unposted: when it cannot get a
  * replacement buffer, it drops the frame and reposts its buffer in place.
+ * The exception is a page lent to a regular ring that no longer fits it
+ * (its flow took a slot or arrives elsewhere): it goes back to its pool,
+ * and the slot waits for the next refill.
  *
  * debugfs, in the port's directory, rx_reserve/:
  *   slots        exact-match filters given to rx-reserve (0-32, default 4)
@@ -88,6 +91,7 @@ enum {
 	NSIM_RXR_RX_RESERVE_NONPRIO,
 	NSIM_RXR_RX_SKB_FAILED,
 	NSIM_RXR_RX_LENT_RETURNED,
+	NSIM_RXR_RX_LENT_SWEPT,
 	NSIM_RXR_NSTATS,
 };
 
@@ -104,6 +108,7 @@ static const char nsim_rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_reserve_nonprio_up",
 	"rx_skb_failed",
 	"rx_lent_returned",
+	"rx_lent_swept",
 };
 
 struct nsim_ntuple {
@@ -128,6 +133,7 @@ struct nsim_rxr_rings {
  * @tbl_lock: protects @tbl against the "hardware" lookup
  * @tbl: the ntuple table
  * @stats: the driver's counters
+ * @sweep_at: jiffies from which a failed refill may sweep the rings again
  * @ddir: debugfs directory
  */
 struct nsim_rxr {
@@ -141,6 +147,7 @@ struct nsim_rxr {
 	spinlock_t tbl_lock;	/* see above */
 	struct nsim_ntuple tbl[NSIM_NTUPLE_SIZE];
 	atomic64_t stats[NSIM_RXR_NSTATS];
+	unsigned long sweep_at;
 	struct dentry *ddir;
 };
 
@@ -589,6 +596,56 @@ static void nsim_rxr_post(struct nsim_rxr_ring *ring, struct nsim_rxr_buf *b)
 	ring->tail++;
 }
 
+/*
+ * Give back to their pools the lent pages posted in the regular rings of
+ * @rings that no longer fit their queue (rxr_lent_fits(): the flow took a
+ * slot, left the port, or turned out to arrive on another queue).  A frame
+ * landing in such a page would return it too, but none of its flow's will
+ * any more, and the flow needs the page: for its slot's ring, or to be
+ * lent to its own queue.  The buffers kept move down in their ring, in
+ * order; the slots freed wait for the next refill.  BH disabled.
+ */
+static void nsim_rxr_sweep(struct netdevsim *ns, struct nsim_rxr_rings *rings)
+{
+	struct net_device *dev = ns->netdev;
+	struct nsim_rxr_ring *ring;
+	unsigned int q, i, j, n = 0;
+	struct nsim_rxr_buf *b;
+
+	for (q = 0; q < rings->n; q++) {
+		ring = rings->ring[q];
+		if (ring->reserve)
+			continue;
+		spin_lock(&ring->lock);
+		for (i = ring->head, j = ring->head; i != ring->tail; i++) {
+			b = &ring->buf[i % NSIM_RXR_RING];
+			if (b->tag && !rxr_lent_fits(dev, q, b->tag)) {
+				nsim_rxr_put_buf(&ns->rq[q], b);
+				n++;
+				continue;
+			}
+			if (i != j)
+				ring->buf[j % NSIM_RXR_RING] = *b;
+			j++;
+		}
+		ring->tail = j;
+		spin_unlock(&ring->lock);
+	}
+	if (n)
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_LENT_SWEPT, n);
+}
+
+/* Whether a refill that found nothing may sweep the rings: every 10 ms. */
+static bool nsim_rxr_sweep_due(struct nsim_rxr *rxr)
+{
+	unsigned long now = jiffies;
+
+	if (time_before(now, READ_ONCE(rxr->sweep_at)))
+		return false;
+	WRITE_ONCE(rxr->sweep_at, now + max(msecs_to_jiffies(10), 1UL));
+	return true;
+}
+
 /**
  * nsim_rxr_poll() - NAPI: process completed buffers and refill
  * @rq: the queue
@@ -602,7 +659,7 @@ int nsim_rxr_poll(struct nsim_rq *rq, int budget)
 	struct nsim_rxr_rings *rings;
 	struct nsim_rxr_buf b, out;
 	struct nsim_rxr_ring *ring;
-	bool returned;
+	bool returned, swept = false;
 	int n = 0;
 
 	/* NAPI runs only while the rings exist: stop disables it first. */
@@ -634,10 +691,18 @@ int nsim_rxr_poll(struct nsim_rq *rq, int budget)
 		n++;
 	}
 
-	/* Fill empty slots: the reserve queue's as pools refill. */
+	/* Fill empty slots: the reserve queue's as pools refill.  When
+	 * nothing is found, lent pages parked where they no longer fit may
+	 * be what is missing: sweep them back and try again, once.
+	 */
 	while (ring->tail - ring->done < NSIM_RXR_RING) {
-		if (!nsim_rxr_get_buf(ns, rq, ring, &out))
-			break;
+		if (!nsim_rxr_get_buf(ns, rq, ring, &out)) {
+			if (swept || !nsim_rxr_sweep_due(ns->rxr))
+				break;
+			nsim_rxr_sweep(ns, rings);
+			swept = true;
+			continue;
+		}
 		spin_lock(&ring->lock);
 		nsim_rxr_post(ring, &out);
 		spin_unlock(&ring->lock);
@@ -886,6 +951,10 @@ static void nsim_rxr_fill_reserve(struct netdevsim *ns)
 	ring = rings->ring[q];
 	napi_disable(&ns->rq[q].napi);
 	local_bh_disable();
+	/* The flow that takes the slot may have pages lent to the regular
+	 * rings from its time in software: the reserve ring wants them.
+	 */
+	nsim_rxr_sweep(ns, rings);
 	while (ring->tail - ring->done < NSIM_RXR_RING &&
 	       nsim_rxr_get_buf(ns, &ns->rq[q], ring, &b)) {
 		spin_lock(&ring->lock);

@@ -9,6 +9,9 @@
 # queue.  The receiver's TCP window (a route metric) is smaller than a
 # ring, so that a host too busy to run the reserve queue's NAPI in time
 # cannot overrun it: every reserve queue overrun is then rx-reserve's.
+# Last, a flow that gets its slot back after a link down/up with refills
+# failing gets back the pages its pool lent to the regular rings meanwhile
+# (netdevsim's sweep, rx_lent_swept).
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
@@ -84,5 +87,38 @@ check_eq "no rule left" "Total 0 rules" \
 	"$(ip netns exec "$NS_B" ethtool -n "$DEV_B" |
 	   grep -o 'Total [0-9]* rules')"
 check_eq "no slot insert failed" 0 "$(stat_b rx_reserve_slot_fail)"
+
+# A flow that takes a slot gets back what its pool lent to the regular
+# rings while it was in software.  At link up with refills failing, the
+# rings are posted before the steering work gives the held flow its slot
+# again, so they borrow from its pool, to any queue (its queue is not
+# known yet); when the filter then points at the reserve queue, netdevsim
+# sweeps those pages back (rx_lent_swept) and posts the reserve ring with
+# them.  Without the sweep they would stay parked where no frame of the
+# flow lands any more.
+rings_lent() { awk '$4 == 0 { n += $8 } END { print n + 0 }' "$DFS_B/rings"; }
+rings_lent_is() { [ "$(rings_lent)" = "$1" ]; }
+reserve_posted() { awk '$4 == 1 { print $6 }' "$DFS_B/rings"; }
+
+hold_start s0 ip netns exec "$NS_B" "$RXR_SOCK" connect 198.51.100.1 5000
+check_ok "sweep: the flow in a slot" poll 50 stat_b_is rx_reserve_flows_hw 1
+echo 1 > "$DFS_B/fail_refill"
+l0=$(stat_b rx_reserve_lent)
+w0=$(stat_b rx_lent_swept)
+ip -n "$NS_B" link set "$DEV_B" down
+ip -n "$NS_B" link set "$DEV_B" up
+lent=$(($(stat_b rx_reserve_lent) - l0))
+check_ge "sweep: pool pages lent to the rings at link up" 1 "$lent"
+check_ok "sweep: the flow back in its slot" \
+	poll 50 stat_b_is rx_reserve_flows_hw 1
+check_ok "sweep: no lent page left in a regular ring" poll 50 rings_lent_is 0
+check_ge "sweep: lent pages swept back" 1 \
+	$(($(stat_b rx_lent_swept) - w0))
+check_eq "sweep: reserve ring posted in full" 64 "$(reserve_posted)"
+echo "# sweep: lent $lent, swept $(($(stat_b rx_lent_swept) - w0))"
+sed 's/^/#   rings: /' "$DFS_B/rings"
+echo 0 > "$DFS_B/fail_refill"
+hold_stop s0
+check_ok "sweep: flow gone" poll 50 stat_b_is rx_reserve_flows_hw 0
 
 exit "$RET"
