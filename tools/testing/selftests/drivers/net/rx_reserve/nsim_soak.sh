@@ -14,10 +14,12 @@
 #     many of the held flow's pages sit in the reserve ring, pool_free,
 #     moves with the traffic: it is printed);
 #   - with page_owner (the debug kernel boots with page_owner=on), the
-#     pages allocated by rx-reserve's own code are printed;
+#     pages the page allocator counts for rx-reserve's pools (stacks
+#     through rxr_pool_create()) are where they started, to the page: an
+#     independent count of the pool pages above;
 # At the end, once every flow closed, the pool pages are back to where
 # they were before the first flow, and so are, with page_owner, the pages
-# rx-reserve's code holds: to the page.
+# the page allocator counts for the pools: to the page.
 #   - free memory is printed; it must come back within RXR_SOAK_SLACK
 #     pages (4096) of where it started: page and slab caches, and the
 #     netdevsim page_pools' caches (up to 384 pages per queue, 4 queues,
@@ -37,7 +39,7 @@ LEAK_SLOPE=200
 XFER=$((4 << 20))
 PORT=5001
 PORT0=5000
-OWNER=/sys/kernel/debug/page_owner
+OWNER=/sys/kernel/debug/page_owner_stacks/show_stacks
 
 nsim_require
 rxr_require_cmd memload timeout
@@ -72,19 +74,22 @@ not_in_emergency() { ! in_emergency; }
 
 free_pages() { awk '$1 == "nr_free_pages" { print $2 }' /proc/vmstat; }
 
-# rxr_owned: pages whose allocation stack runs through rx-reserve's code
-# (page_owner), or "-" without page_owner.
+# rxr_owned: pages of rx-reserve's pools in use now, as page_owner counts
+# them per allocation stack: stacks through rxr_pool_create() that are not
+# a slab's (the pool's page array is slab memory, which other objects
+# share); "-" without page_owner.  show_stacks is read with cat: page_owner
+# files fail reads too small for a record with ENOMEM, as awk's are.
 rxr_owned()
 {
 	local n
 
 	[ -r "$OWNER" ] || { echo -; return; }
-	n=$(awk '/^Page allocated via order/ {
-		split($0, a, "order "); o = a[2] + 0; n = 1 }
-	     n && /rxr_|rx_reserve/ { pages += 2 ^ o; n = 0 }
-	     /^$/ { n = 0 }
-	     END { print pages + 0 }' "$OWNER" 2> /dev/null)
-	# Unreadable (page_owner built in but not booted with it): no count.
+	n=$(set -o pipefail
+	    cat "$OWNER" 2> /dev/null | awk '
+		/rxr_pool_create/ { p = 1 }
+		/slab/ { s = 1 }
+		/^nr_base_pages:/ { if (p && !s) pages += $2; p = 0; s = 0 }
+		END { print pages + 0 }') || n=
 	echo "${n:--}"
 }
 
@@ -186,6 +191,9 @@ for ((c = 1; c <= CYCLES; c++)); do
 	killed=$(sed -n 's/^DONE .*killed=\([0-9]*\).*/\1/p' /tmp/rxr_soak.load)
 	got=$(awk '$1 == "bytes" { print $2, $4 }' /tmp/rxr_soak.recv)
 	s=$(state)
+	# Pool pages go back to the page allocator an RCU grace period
+	# after their flow closes.
+	[ "$O0" != - ] && poll 30 owned_is "$O0"
 	o=$(rxr_owned)
 	f=$(free_pages)
 	if [ $((F0 - f)) -gt "$SLACK" ]; then
@@ -204,6 +212,7 @@ for ((c = 1; c <= CYCLES; c++)); do
 	[ -n "$killed" ] && [ "$killed" -ge 1 ] || ok=0
 	[ "$got" = "$XFER ok" ] || ok=0
 	[ "$s" = "$S0" ] || ok=0
+	[ "$o" = "$O0" ] || ok=0
 	[ $((F0 - f)) -le "$SLACK" ] || ok=0
 	[ "$c" -ge 2 ] && echo "$c $((f - F0))" >> /tmp/rxr_soak.free
 	if [ "$ok" = 0 ]; then
