@@ -237,10 +237,17 @@ flowing()
 	within 5 rx_ge "$DEV_B" $((${base:-0} + MIN_BYTES))
 }
 
-# emergency DEV WHEN: DEV is (back) in emergency mode.
+# emergency DEV WHEN: DEV is (back) in emergency mode; if not, DEV's
+# counters, its /proc line and the rings, to tell where the datagrams went.
 emergency()
 {
-	check_ok "$EV: $2: $1 in emergency mode" within 10 kick "$1"
+	check_ok "$EV: $2: $1 in emergency mode" within 10 kick "$1" &&
+		return 0
+	b ethtool -S "$1" | awk '$2 != 0' | tr -s ' \n' ' ' | fold -w 76 |
+		sed 's/^/#   /'
+	b grep "^dev $1 " "$RXR_PROC" | sed 's/^/#   proc: /'
+	sed 's/^/#   rings: /' "$DFS_B/rings"
+	return 1
 }
 
 # mac NS DEV: DEV's address.
