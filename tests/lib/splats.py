@@ -7,8 +7,14 @@ report, a lockdep or RCU warning, a "BUG:" or "WARNING:" line, a sleep in
 atomic context, a debugobjects or list-debug report, an Oops, a kmemleak
 report, or page_pool's stalled shutdown (pages never returned).  Each one is
 printed with the lines that follow it, up to its end-of-trace marker, a
-blank line or the next splat (40 lines at most).  Exit 0 when there is none, 1 when there is one, 2 on a
-usage error or an unreadable console.
+blank line or the next splat (40 lines at most).
+
+A few splats are mainline's, not rx-reserve's, and are listed in KNOWN with
+what shows it: each must match its own pattern over its whole report, and
+no rx-reserve function may appear in that report.  They are printed as
+"known splat", with the reason, and do not count.  Exit 0 when there is no
+other splat, 1 when there is one, 2 on a usage error or an unreadable
+console.
 """
 
 import re
@@ -26,6 +32,34 @@ SPLAT = re.compile(
 STAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 END = re.compile(r"---\[ end trace|^\s*$")
 MAX_LINES = 40
+
+# rx-reserve's own code: a report that names any of it is never "known".
+OURS = re.compile(r"rxr_|rx_reserve|nsim_rxr|vnet_rxr|e1000e_rxr|ixgbe_rxr")
+INIT = re.compile(r"Run /init as init process")
+# How far a report may run, for matching: to its last backtrace's end.
+REPORT_LINES = 400
+
+# (name, head, patterns the whole report must contain, only before init,
+# why it is not ours)
+KNOWN = [
+    ("block-freeze-lockdep",
+     re.compile(r"possible circular locking dependency"),
+     [r"is trying to acquire lock:",
+      r"\(work_completion\)\(&\(&wb->dwork\)->work\)",
+      r"but task is already holding lock:",
+      r"q_usage_counter\(queue\).*at: sd_remove",
+      r"__nbd_set_size", r"bdi_unregister"],
+     False,
+     "6.12.y's lockdep maps of block queue freezing (q_usage_counter): "
+     "a cycle across two disks' queues, nbd's (limits_lock taken inside a "
+     "freeze) and the iSCSI disk's (writeback flushed at removal), whose "
+     "locks share lock classes; block, nbd and SCSI frames only"),
+    ("boot-stall",
+     re.compile(r"soft lockup|rcu: INFO: .*detected stalls"),
+     [], True,
+     "a vCPU stalled before /init ran, before any test: TCG starved by "
+     "the host"),
+]
 
 
 def splats(lines):
@@ -52,6 +86,51 @@ def splats(lines):
         yield block
 
 
+def report(lines, start):
+    """The whole report that starts at lines[start], timestamps removed:
+    up to its end-of-trace marker, the end of the backtrace that follows
+    "stack backtrace:" (lockdep) or of the first one, or the next splat."""
+    out = []
+    lockdep = False
+    for i in range(start, min(len(lines), start + REPORT_LINES)):
+        line = STAMP.sub("", lines[i].rstrip("\r\n"))
+        if i > start and SPLAT.search(line):
+            break
+        out.append(line)
+        if line.startswith("stack backtrace:"):
+            lockdep = True
+        if line.startswith("---[ end trace"):
+            break
+        if line.strip() == "</TASK>" and \
+                (lockdep or "possible circular" not in out[0]):
+            break
+    return out
+
+
+def known(lines, start, init):
+    """The KNOWN entry the splat at lines[start] is, or None."""
+    text = report(lines, start)
+    if any(OURS.search(line) for line in text):
+        return None
+    joined = "\n".join(text)
+    for entry in KNOWN:
+        name, head, needs, before_init, why = entry
+        if not head.search(text[0]):
+            continue
+        if before_init and (init is None or start > init):
+            continue
+        if all(re.search(n, joined) for n in needs):
+            return entry
+    return None
+
+
+def heads(lines):
+    """Yield the index of each splat's first line in lines."""
+    for i, line in enumerate(lines):
+        if SPLAT.search(STAMP.sub("", line.rstrip("\r\n"))):
+            yield i
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
@@ -64,9 +143,15 @@ def main(argv):
         except OSError as e:
             print(f"splats: {e}", file=sys.stderr)
             return 2
-        for block in splats(lines):
-            found += 1
-            print(f"{path}: splat {found}:")
+        init = next((i for i, line in enumerate(lines)
+                     if INIT.search(line)), None)
+        for start, block in zip(heads(lines), splats(lines)):
+            entry = known(lines, start, init)
+            if entry:
+                print(f"{path}: known splat ({entry[0]}): {entry[4]}:")
+            else:
+                found += 1
+                print(f"{path}: splat {found}:")
             for line in block:
                 print(f"  {line}")
     return 1 if found else 0

@@ -47,6 +47,47 @@ unreferenced object 0xffff888004a3c000 (size 64):
 [    6.000000] page_pool_release_retry() stalled pool shutdown: id 3, 2 inflight 60 sec
 """
 
+# The block layer's lockdep report seen on the debug kernel's virtio-net
+# guests (nbd_rw.sh, then iscsi_rw.sh), cut down; FRAME is the last frame
+# of the first chain link, for the test that puts rx-reserve's code there.
+BLOCK_LOCKDEP = """\
+[  129.019930] iscsi_rw.sh (194): drop_caches: 3
+[  137.239189]
+[  137.239655] ======================================================
+[  137.239936] WARNING: possible circular locking dependency detected
+[  137.240476] 6.12.118+ #8 Tainted: G             L
+[  137.240733] ------------------------------------------------------
+[  137.240963] kworker/u9:0/26 is trying to acquire lock:
+[  137.241286] ffff8880051aa3e0 ((work_completion)(&(&wb->dwork)->work)){+.+.}-{0:0}, at: __flush_work+0x30b/0x670
+[  137.242340]
+[  137.242340] but task is already holding lock:
+[  137.243015] ffff88800f8d12b0 (&q->q_usage_counter(queue)#3){++++}-{0:0}, at: sd_remove+0x38/0x80
+[  137.243553]
+[  137.244145] -> #2 (&q->limits_lock){+.+.}-{3:3}:
+[  137.249544]        __mutex_lock+0x150/0x13b0
+[  137.249853]        __nbd_set_size+0x1c5/0x370
+[  137.250050]        FRAME
+[  137.257292] -> #0 ((work_completion)(&(&wb->dwork)->work)){+.+.}-{0:0}:
+[  137.258289]        bdi_unregister+0x165/0x260
+[  137.258536]        del_gendisk+0x4f9/0x560
+[  137.268500]
+[  137.268500] stack backtrace:
+[  137.269636]  <TASK>
+[  137.270208]  __flush_work+0x328/0x670
+[  137.270482]  bdi_unregister+0x165/0x260
+[  137.273819]  </TASK>
+[  137.300000] after the report: rxr_sock
+"""
+
+BOOT_STALL = """\
+[   12.000000] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [swapper/0:1]
+[   12.000001] Call Trace:
+[   12.000002]  <TASK>
+[   12.000003]  acpi_ds_exec_end_op+0x1dc/0x7e0
+[   12.000004]  </TASK>
+[   30.000000] Run /init as init process
+"""
+
 
 class SplatsTest(unittest.TestCase):
     def blocks(self, text):
@@ -79,6 +120,51 @@ class SplatsTest(unittest.TestCase):
         b = self.blocks(text)
         self.assertEqual(len(b), 1)
         self.assertEqual(len(b[0]), splats.MAX_LINES)
+
+    def run_main(self, text):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "console.log")
+            with open(path, "w") as f:
+                f.write(text)
+            out = io.StringIO()
+            with redirect_stdout(out):
+                rc = splats.main(["splats", path])
+            return rc, out.getvalue()
+
+    def test_known_block_lockdep(self):
+        rc, out = self.run_main(
+            BLOCK_LOCKDEP.replace("FRAME", "nbd_start_device+0x518/0x650"))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("known splat (block-freeze-lockdep)", out)
+        self.assertNotIn(": splat ", out)
+
+    def test_known_never_with_our_code(self):
+        # rx-reserve's code anywhere in the report makes it ours, but a
+        # line after the report does not.
+        rc, out = self.run_main(
+            BLOCK_LOCKDEP.replace("FRAME", "rxr_pool_create+0x20/0x200"))
+        self.assertEqual(rc, 1, out)
+        self.assertIn(": splat 1:", out)
+
+    def test_known_needs_every_pattern(self):
+        rc, out = self.run_main(
+            BLOCK_LOCKDEP.replace("FRAME", "x").replace("sd_remove",
+                                                        "sd_probe"))
+        self.assertEqual(rc, 1, out)
+
+    def test_boot_stall_only_before_init(self):
+        rc, out = self.run_main(BOOT_STALL)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("known splat (boot-stall)", out)
+        late = BOOT_STALL.replace("[   30.000000] Run /init as init process\n",
+                                  "")
+        rc, out = self.run_main("[    3.000000] Run /init as init process\n"
+                                + late)
+        self.assertEqual(rc, 1, out)
+        # A console without /init's line (a guest that never got there)
+        # counts it too.
+        rc, out = self.run_main(late)
+        self.assertEqual(rc, 1, out)
 
     def test_main_exit_codes(self):
         with tempfile.TemporaryDirectory() as d:
