@@ -57,8 +57,8 @@ KNOWN = [
     ("boot-stall",
      re.compile(r"soft lockup|rcu: INFO: .*detected stalls"),
      [], True,
-     "a vCPU stalled before /init ran, before any test: TCG starved by "
-     "the host"),
+     "a vCPU stalled over 20 s before /init ran, before any test (ACPI, "
+     "stop_machine): the debug kernel under TCG"),
 ]
 
 
