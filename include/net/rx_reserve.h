@@ -181,6 +181,7 @@ bool rxr_dev_enabled(const struct net_device *dev);
 bool rxr_dev_active(const struct net_device *dev);
 bool rxr_dev_emergency(const struct net_device *dev);
 struct page *rxr_queue_page(struct net_device *dev);
+bool rxr_queue_page_fits(struct net_device *dev, const struct page *page);
 struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
 			      const void *data, unsigned int len);
 bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
@@ -278,6 +279,12 @@ static inline bool rxr_dev_emergency(const struct net_device *dev)
 static inline struct page *rxr_queue_page(struct net_device *dev)
 {
 	return NULL;
+}
+
+static inline bool rxr_queue_page_fits(struct net_device *dev,
+				       const struct page *page)
+{
+	return false;
 }
 
 static inline struct rxr_flow *rxr_classify(const struct net_device *dev,

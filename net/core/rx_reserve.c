@@ -1299,6 +1299,55 @@ struct page *rxr_queue_page(struct net_device *dev)
 EXPORT_SYMBOL_GPL(rxr_queue_page);
 
 /**
+ * rxr_queue_page_fits() - whether a reserve queue page still belongs there
+ * @dev: the device
+ * @page: a page from rxr_queue_page(), posted on the reserve queue
+ *
+ * A page posted on the reserve queue belongs to the pool of a flow that
+ * was steered there.  Once that flow has left the queue (its socket
+ * closed, its slot taken back, rx-reserve disabled on @dev), the page only
+ * holds memory: its pool may be gone, with every other page of it back in
+ * the page allocator.  A driver that can take a posted buffer back gives
+ * it back with put_page(), when a filter to the reserve queue is deleted,
+ * and reposts what rxr_queue_page() finds instead.  The check compares
+ * pool addresses: a page of a pool freed since then may pass for a page of
+ * a new pool at the same address, and is then used once more, and freed
+ * when its frame is.
+ *
+ * Context: any context.
+ * Return: true if @page is from the pool of a flow rxr_queue_page() takes
+ * from on @dev.
+ */
+bool rxr_queue_page_fits(struct net_device *dev, const struct page *page)
+{
+	const struct rxr_pool *pool = rxr_page_pool(page);
+	struct rxr_flow_set *set;
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	bool fits = false;
+	unsigned int i, n;
+
+	if (!pool)
+		return false;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		set = rdev->caps.hw_slots ? &rdev->hw : &rdev->sw;
+		n = READ_ONCE(set->n);
+		for (i = 0; i < n; i++) {
+			flow = READ_ONCE(set->flow[i]);
+			if (flow && flow->pool == pool) {
+				fits = true;
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return fits;
+}
+EXPORT_SYMBOL_GPL(rxr_queue_page_fits);
+
+/**
  * rxr_parse() - the TCP flow of a received frame
  * @data: the frame, from its Ethernet header
  * @len: bytes at @data

@@ -498,9 +498,30 @@ static void rxr_test_slots(struct kunit *test)
 						       RXRT_SLOTS));
 	KUNIT_EXPECT_FALSE(test, rxr_ethtool_core_rule(dev, RXRT_BASE - 1));
 
-	/* A flow leaves: its filter goes and the third is promoted. */
-	rxr_flow_unbind(flow[0]);
-	rxrt_sync(dev);
+	/* A flow leaves: its filter goes and the third is promoted.  A page
+	 * of its pool posted on the reserve queue no longer fits there.
+	 */
+	{
+		struct page *p0 = rxr_pool_take(flow[0]->pool);
+		struct page *p2 = rxr_pool_take(flow[2]->pool);
+		struct page *plain = alloc_page(GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, p0);
+		KUNIT_ASSERT_NOT_NULL(test, p2);
+		KUNIT_EXPECT_TRUE(test, rxr_queue_page_fits(dev, p0));
+		KUNIT_EXPECT_FALSE(test, rxr_queue_page_fits(dev, p2));
+		if (plain) {
+			KUNIT_EXPECT_FALSE(test,
+					   rxr_queue_page_fits(dev, plain));
+			put_page(plain);
+		}
+		rxr_flow_unbind(flow[0]);
+		rxrt_sync(dev);
+		KUNIT_EXPECT_FALSE(test, rxr_queue_page_fits(dev, p0));
+		KUNIT_EXPECT_TRUE(test, rxr_queue_page_fits(dev, p2));
+		put_page(p0);
+		put_page(p2);
+	}
 	KUNIT_EXPECT_EQ(test, flow[2]->slot, 0);
 	KUNIT_EXPECT_TRUE(test, rxrt_rule_is(&rxrt_table.fs[RXRT_BASE],
 					     &t[2], 3));

@@ -92,6 +92,7 @@ enum {
 	NSIM_RXR_RX_SKB_FAILED,
 	NSIM_RXR_RX_LENT_RETURNED,
 	NSIM_RXR_RX_LENT_SWEPT,
+	NSIM_RXR_RX_RESERVE_SWEPT,
 	NSIM_RXR_NSTATS,
 };
 
@@ -109,6 +110,7 @@ static const char nsim_rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_skb_failed",
 	"rx_lent_returned",
 	"rx_lent_swept",
+	"rx_reserve_swept",
 };
 
 struct nsim_ntuple {
@@ -509,6 +511,14 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 				    NSIM_RXR_HEADROOM, b->len);
 
 	if (ring->reserve) {
+		if (!flow && !rxr_queue_page_fits(dev, b->page)) {
+			/* A page of a flow that left the queue: back to
+			 * its pool, or to the page allocator with it.
+			 */
+			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_SWEPT, 1);
+			nsim_rxr_put_buf(rq, b);
+			return !nsim_rxr_get_buf(ns, rq, ring, out);
+		}
 		if (!flow) {
 			rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
 			*out = *b;
@@ -602,26 +612,35 @@ static void nsim_rxr_post(struct nsim_rxr_ring *ring, struct nsim_rxr_buf *b)
  * slot, left the port, or turned out to arrive on another queue).  A frame
  * landing in such a page would return it too, but none of its flow's will
  * any more, and the flow needs the page: for its slot's ring, or to be
- * lent to its own queue.  The buffers kept move down in their ring, in
- * order; the slots freed wait for the next refill.  BH disabled.
+ * lent to its own queue.  Likewise the reserve ring's pages of flows no
+ * longer steered there (rxr_queue_page_fits()): their pools may be gone,
+ * and no frame of theirs will come to free them.  The buffers kept move
+ * down in their ring, in order; the slots freed wait for the next refill.
+ * BH disabled.
  */
 static void nsim_rxr_sweep(struct netdevsim *ns, struct nsim_rxr_rings *rings)
 {
 	struct net_device *dev = ns->netdev;
+	unsigned int q, i, j, lent = 0, rsv = 0;
 	struct nsim_rxr_ring *ring;
-	unsigned int q, i, j, n = 0;
 	struct nsim_rxr_buf *b;
+	bool gone;
 
 	for (q = 0; q < rings->n; q++) {
 		ring = rings->ring[q];
-		if (ring->reserve)
-			continue;
 		spin_lock(&ring->lock);
 		for (i = ring->head, j = ring->head; i != ring->tail; i++) {
 			b = &ring->buf[i % NSIM_RXR_RING];
-			if (b->tag && !rxr_lent_fits(dev, q, b->tag)) {
+			if (ring->reserve)
+				gone = !rxr_queue_page_fits(dev, b->page);
+			else
+				gone = b->tag && !rxr_lent_fits(dev, q, b->tag);
+			if (gone) {
 				nsim_rxr_put_buf(&ns->rq[q], b);
-				n++;
+				if (ring->reserve)
+					rsv++;
+				else
+					lent++;
 				continue;
 			}
 			if (i != j)
@@ -631,8 +650,10 @@ static void nsim_rxr_sweep(struct netdevsim *ns, struct nsim_rxr_rings *rings)
 		ring->tail = j;
 		spin_unlock(&ring->lock);
 	}
-	if (n)
-		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_LENT_SWEPT, n);
+	if (lent)
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_LENT_SWEPT, lent);
+	if (rsv)
+		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_SWEPT, rsv);
 }
 
 /* Whether a refill that found nothing may sweep the rings: every 10 ms. */
@@ -1097,6 +1118,7 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 	struct netdevsim *ns = netdev_priv(dev);
 	struct nsim_rxr *rxr = ns->rxr;
 	struct ethtool_rx_flow_spec *fs = &nfc->fs;
+	struct nsim_rxr_rings *rings;
 	int err;
 
 	if (!rxr)
@@ -1129,6 +1151,15 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 		spin_lock_bh(&rxr->tbl_lock);
 		rxr->tbl[fs->location].used = false;
 		spin_unlock_bh(&rxr->tbl_lock);
+		/* The flow that had this filter has left the reserve queue:
+		 * its pages posted there go back (the rings are RTNL's).
+		 */
+		rings = rtnl_dereference(rxr->rings);
+		if (rings && READ_ONCE(rxr->reserve_queue) >= 0) {
+			local_bh_disable();
+			nsim_rxr_sweep(ns, rings);
+			local_bh_enable();
+		}
 		return 0;
 	}
 	return -EOPNOTSUPP;

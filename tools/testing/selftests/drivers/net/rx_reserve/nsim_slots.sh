@@ -11,7 +11,9 @@
 # cannot overrun it: every reserve queue overrun is then rx-reserve's.
 # Last, a flow that gets its slot back after a link down/up with refills
 # failing gets back the pages its pool lent to the regular rings meanwhile
-# (netdevsim's sweep, rx_lent_swept).
+# (netdevsim's sweep, rx_lent_swept), and once it closes, the pages of its
+# pool posted on the reserve queue go back too (rx_reserve_swept): its pool
+# is freed, so they would be nobody's.
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
@@ -99,6 +101,7 @@ check_eq "no slot insert failed" 0 "$(stat_b rx_reserve_slot_fail)"
 rings_lent() { awk '$4 == 0 { n += $8 } END { print n + 0 }' "$DFS_B/rings"; }
 rings_lent_is() { [ "$(rings_lent)" = "$1" ]; }
 reserve_posted() { awk '$4 == 1 { print $6 }' "$DFS_B/rings"; }
+reserve_swept_is() { [ $(($(stat_b rx_reserve_swept) - r0)) = "$1" ]; }
 
 hold_start s0 ip netns exec "$NS_B" "$RXR_SOCK" connect 198.51.100.1 5000
 check_ok "sweep: the flow in a slot" poll 50 stat_b_is rx_reserve_flows_hw 1
@@ -118,7 +121,12 @@ check_eq "sweep: reserve ring posted in full" 64 "$(reserve_posted)"
 echo "# sweep: lent $lent, swept $(($(stat_b rx_lent_swept) - w0))"
 sed 's/^/#   rings: /' "$DFS_B/rings"
 echo 0 > "$DFS_B/fail_refill"
+r0=$(stat_b rx_reserve_swept)
 hold_stop s0
 check_ok "sweep: flow gone" poll 50 stat_b_is rx_reserve_flows_hw 0
+check_ok "sweep: its 64 pages on the reserve queue given back" \
+	poll 50 reserve_swept_is 64
+check_eq "sweep: reserve ring empty with no flow in a slot" 0 \
+	"$(reserve_posted)"
 
 exit "$RET"
