@@ -1119,7 +1119,7 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 	struct nsim_rxr *rxr = ns->rxr;
 	struct ethtool_rx_flow_spec *fs = &nfc->fs;
 	struct nsim_rxr_rings *rings;
-	int err;
+	int err, q;
 
 	if (!rxr)
 		return -EOPNOTSUPP;
@@ -1152,12 +1152,17 @@ int nsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 		rxr->tbl[fs->location].used = false;
 		spin_unlock_bh(&rxr->tbl_lock);
 		/* The flow that had this filter has left the reserve queue:
-		 * its pages posted there go back (the rings are RTNL's).
+		 * its pages posted there go back (the rings are RTNL's),
+		 * and the queue's NAPI fills the slots from the pools of
+		 * the flows still steered there (a no-op while NAPI is
+		 * disabled, as when the port stops).
 		 */
 		rings = rtnl_dereference(rxr->rings);
-		if (rings && READ_ONCE(rxr->reserve_queue) >= 0) {
+		q = READ_ONCE(rxr->reserve_queue);
+		if (rings && q >= 0 && q < rings->n) {
 			local_bh_disable();
 			nsim_rxr_sweep(ns, rings);
+			napi_schedule(&ns->rq[q].napi);
 			local_bh_enable();
 		}
 		return 0;

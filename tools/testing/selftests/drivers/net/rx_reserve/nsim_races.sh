@@ -176,16 +176,6 @@ pages_out()
 }
 pages_back() { [ "$(pages_out)" = 0 ]; }
 
-# flush_defer: loopback traffic on every CPU, whose RX softirq frees the
-# skbs that other CPUs deferred to it (skb_attempt_defer_free()).
-flush_defer()
-{
-	local c
-
-	for c in $(seq 0 $(($(nproc) - 1))); do
-		taskset -c "$c" ping -c 1 -W 1 127.0.0.1 > /dev/null 2>&1
-	done
-}
 flushed_back() { flush_defer; pages_back; }
 
 warn_count() { dmesg | grep -cE "$WARN_RE"; }

@@ -42,7 +42,7 @@ PORT0=5000
 OWNER=/sys/kernel/debug/page_owner_stacks/show_stacks
 
 nsim_require
-rxr_require_cmd memload timeout
+rxr_require_cmd memload timeout taskset ping
 
 cleanup()
 {
@@ -105,7 +105,9 @@ in_ring() { echo $(($(proc_global pool_pages) - $(proc_global pool_free))); }
 flows_are() { [ "$(proc_global flows)" = "$1" ]; }
 pages_are() { [ "$(proc_global pool_pages)" = "$1" ] &&
 	      [ "$(proc_global pool_free)" = "$1" ]; }
-owned_is() { [ "$(rxr_owned)" = "$1" ]; }
+# The receiver's CPU may have deferred freeing its last skbs, pool pages
+# in them, to the CPU that received them (flush_defer).
+owned_is() { flush_defer; [ "$(rxr_owned)" = "$1" ]; }
 
 # free_steady: free memory moved by less than 64 pages since the last call
 # (the OOM killer's victims and their page tables go back a while after
@@ -125,6 +127,7 @@ free_steady()
 settle()
 {
 	poll 100 not_in_emergency
+	flush_defer
 	echo 3 > /proc/sys/vm/drop_caches
 	# Without CONFIG_COMPACTION there is nothing to compact.
 	[ -w /proc/sys/vm/compact_memory ] &&

@@ -504,6 +504,19 @@ fpa_off()
 	return 0
 }
 
+# flush_defer: loopback traffic on every CPU, whose RX softirq frees the
+# skbs that other CPUs deferred to it (skb_attempt_defer_free()): an idle
+# CPU can hold them, and the pool pages in them, for good.  Needs taskset
+# and ping.
+flush_defer()
+{
+	local c
+
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" ping -c 1 -W 1 127.0.0.1 > /dev/null 2>&1
+	done
+}
+
 # xps_last NS DEV: DEV sends on its last TX queue from every CPU.
 xps_last()
 {
