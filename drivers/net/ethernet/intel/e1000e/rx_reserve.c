@@ -65,6 +65,13 @@
 				 E1000_MRQC_RSS_FIELD_IPV6_TCP)
 #define E1000E_RXR_MRQC_RSS	1	/* MRQC.MRQE: RSS, two queues */
 #define E1000E_RXR_FILL_INTERVAL	(HZ / 20)
+/* Below this many buffers the device owns on queue 0, a refill that finds
+ * nothing else takes a page of the steered flows' pools (e1000e_rxr_lend()):
+ * the driver writes the tail every E1000_RX_BUFFER_WRITE descriptors, so
+ * twice that leaves the device at least 16 while the next tail write
+ * comes.
+ */
+#define E1000E_RXR_Q0_LOW		(2 * E1000_RX_BUFFER_WRITE)
 
 enum {
 	E1000E_RXR_Q_PACKETS,
@@ -76,12 +83,14 @@ enum {
 	E1000E_RXR_Q_LENT_OTHER,
 	E1000E_RXR_Q_DROPPED,
 	E1000E_RXR_Q_EMPTY,
+	E1000E_RXR_Q_LENT_STEERED,
+	E1000E_RXR_Q_DRY,
 	E1000E_RXR_Q_NUM,
 };
 
 static const char e1000e_rxr_q_names[E1000E_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "passed", "recycled", "lent",
-	"lent_other", "dropped", "empty",
+	"lent_other", "dropped", "empty", "lent_steered", "dry",
 };
 
 static const char e1000e_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -834,6 +843,20 @@ static int e1000e_rxr_poll(struct napi_struct *napi, int budget)
 
 /* Queue 0: the software fallback */
 
+/*
+ * Buffers of queue 0 the device owns: from its head to the tail the driver
+ * last wrote (MMIO reads: only when a refill fails).  next_to_clean would
+ * not do: a refill in the middle of a poll runs before it moves.
+ */
+static unsigned int e1000e_rxr_q0_owned(struct e1000_ring *ring)
+{
+	unsigned int head = readl(ring->head), tail = readl(ring->tail);
+
+	if (head >= ring->count || tail >= ring->count)
+		return 0;
+	return (tail + ring->count - head) % ring->count;
+}
+
 /**
  * e1000e_rxr_lend() - an RX buffer for queue 0 from a priority pool
  * @adapter: the adapter, whose own allocation just failed
@@ -841,6 +864,19 @@ static int e1000e_rxr_poll(struct napi_struct *napi, int budget)
  * The pool page is wrapped in an skb laid out as the driver's own, so the
  * driver posts, unmaps and recycles it as usual; e1000e_rxr_rx() decides
  * who may keep it.
+ *
+ * A refill stops at the first buffer it cannot get, and the buffers
+ * recycled behind that slot in emergency mode wait for it: with every
+ * allocation failing, queue 0 drains, and an empty queue 0 stops
+ * reception on both queues of QEMU's model, the reserve queue's included.
+ * So when no software flow's pool lends to queue 0 and the device owns
+ * fewer than %E1000E_RXR_Q0_LOW buffers there, the slot takes a page of
+ * the steered flows' pools (rxr_queue_page(), ``rx0_rxr_lent_steered``),
+ * which also lets the recycled buffers behind it go back to the device.
+ * As a lent page, it keeps its owner's frames only, and in emergency mode
+ * the others' are reposted in place.  Such pages are outside the pools'
+ * lending limit, and come only as the device is about to run dry; when
+ * even they are missing, ``rx0_rxr_dry`` counts it.
  *
  * Context: queue 0's NAPI, or process context with it stopped.
  * Return: the skb, or NULL.
@@ -858,10 +894,20 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 	if (!r->mode_ok)
 		return NULL;
 	page = rxr_lend_page(adapter->netdev, 0, &tag);
-	if (!page)
+	if (page) {
+		/* The page carries its pool (rxr_page_pool()). */
+		rxr_pool_put(tag);
+	} else if (e1000e_rxr_q0_owned(adapter->rx_ring) < E1000E_RXR_Q0_LOW) {
+		page = rxr_queue_page(adapter->netdev);
+		if (!page) {
+			if (!e1000e_rxr_q0_owned(adapter->rx_ring))
+				e1000e_rxr_count(r, 0, E1000E_RXR_Q_DRY, 1);
+			return NULL;
+		}
+		e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT_STEERED, 1);
+	} else {
 		return NULL;
-	/* The page carries its pool (rxr_page_pool()); no need to hold it. */
-	rxr_pool_put(tag);
+	}
 	skb = build_skb(page_address(page), PAGE_SIZE);
 	if (!skb) {
 		put_page(page);
@@ -917,12 +963,18 @@ bool e1000e_rxr_rx(struct e1000_adapter *adapter, struct sk_buff *skb,
 }
 
 /**
- * e1000e_rxr_ring_empty() - queue 0 was left with no buffer posted
+ * e1000e_rxr_ring_empty() - queue 0 may have been left with no buffer
  * @adapter: the adapter
+ *
+ * The driver's view (next_to_use caught up with next_to_clean) is only a
+ * hint: in the middle of a poll next_to_clean has not moved yet, and the
+ * refill may have filled the whole ring.  The device's head and tail tell.
+ *
+ * Context: queue 0's refill, at its end (e1000_alloc_rx_buffers()).
  */
 void e1000e_rxr_ring_empty(struct e1000_adapter *adapter)
 {
-	if (adapter->rxr)
+	if (adapter->rxr && !e1000e_rxr_q0_owned(adapter->rx_ring))
 		e1000e_rxr_count(adapter->rxr, 0, E1000E_RXR_Q_EMPTY, 1);
 }
 

@@ -9,7 +9,10 @@
 # queue; without it (e1000e.IntMode=1, MSI), queue 0's software fallback
 # serves alone.  Either way all the data arrives, queue 0 never runs dry,
 # and in emergency mode the flood takes no reserve buffer; with queue 1,
-# the flow's frames came through it.
+# the flow's frames came through it.  Last, with queue 1, every atomic
+# page allocation fails until queue 0 is down to its last buffers: it
+# takes a steered flow's page instead of running dry, and a transfer
+# steered to queue 1 comes through meanwhile.
 #
 # The flood rate is calibrated first, as the bench's control cell does:
 # the highest of RXR_FLOOD_RATES (packets/s) at which the same transfer,
@@ -61,6 +64,7 @@ calibrate "$BASE_MS" $RATES
 declare -A before d
 STATS="steered lent lent_delivered recycled dropped alloc_fail emergency"
 QSTATS="packets priority steered passed recycled lent lent_other dropped empty"
+QSTATS="$QSTATS lent_steered dry"
 snap()
 {
 	local s q
@@ -124,7 +128,7 @@ for q in 0 1; do
 done
 ethtool -S "$NIC" | grep -E '_rxr_|rx_reserve_' | sed 's/^ */# /'
 
-check_eq "queue 0 never ran dry" 0 "${d[0empty]}"
+check_eq "queue 0 never ran dry" 0 $((d[0empty] + d[0dry]))
 # Out of emergency mode a page lent earlier (to a flow still in software,
 # as every flow is before its filter) carries any frame up, by design
 # (lent_other): fail_page_alloc switches emergency mode on and off here,
@@ -163,4 +167,62 @@ if [ -n "${FPA_ON:-}" ]; then
 fi
 check_ok "emergency mode off by itself" \
 	poll 100 sh -c "grep '^dev $NIC ' $RXR_PROC | grep -q 'in_emergency 0'"
+
+# Queue 0 with every refill failing.  A refill stops at the first buffer
+# it cannot get, and the buffers recycled in emergency mode behind that
+# slot wait for it: queue 0 drains to none posted, and QEMU's 82574 then
+# receives on neither queue.  The refill that would leave it empty takes
+# a few pages of the steered flows' pools (lent_steered), which unblocks
+# the recycled buffers behind them.  A gated priority transfer is steered
+# to queue 1 first; then every atomic page allocation fails
+# (fail_page_alloc ignores the ones that may sleep) under the flood until
+# queue 0 got that far, and the gate opens: queue 0 is never empty, and
+# the transfer comes through queue 1, all of it.
+q0_blocked() { [ $(($(estat rx0_rxr_lent_steered) - ls0 +
+		     $(estat rx0_rxr_dry) - y0 +
+		     $(estat rx0_rxr_empty) - e0)) -ge 1 ]; }
+q1_moved() { [ $(($(estat rx1_rxr_priority) - p1)) -ge 1000 ]; }
+steered() { [ "$(estat rx_reserve_rss_buckets)" -ge 1 ]; }
+if [ "$QUEUES" = 2 ] && [ -w "$RXR_FPA/probability" ]; then
+	snap
+	flood "$RATE" 30 || exit "$ksft_fail"
+	hold_start gated "$RXR_SOCK" recv -g "$RXR_PEER4" "$RXR_DATA_PORT" ||
+		exit "$ksft_fail"
+	GATED=${RXR_HOLD_PID[gated]}
+	check_ok "refills failing: gated flow steered to queue 1" \
+		poll 100 steered
+	ls0=$(estat rx0_rxr_lent_steered)
+	e0=$(estat rx0_rxr_empty)
+	y0=$(estat rx0_rxr_dry)
+	p1=$(estat rx1_rxr_priority)
+	fpa_on 100
+	check_ok "refills failing: queue 0 drained to the failed slot" \
+		poll 100 q0_blocked
+	# Open the gate: the transfer reads on, its frames on queue 1.
+	fd=${RXR_HOLD_FD[gated]}
+	exec {fd}>&-
+	unset "RXR_HOLD_FD[gated]"
+	check_ok "refills failing: priority frames come through queue 1" \
+		poll 100 q1_moved
+	fpa_off
+	timeout 60 tail --pid="$GATED" -f /dev/null
+	XFER_OUT=/tmp/rxr_hold.gated.out transfer_result
+	flood_wait
+	delta
+	echo "# queue 0 deltas, refills failing:" \
+	     "$(for s in $QSTATS; do printf '%s=%s ' "$s" "${d[0$s]}"; done)"
+	check_eq "refills failing: bytes" "$RXR_XFER_BYTES" "$XFER_BYTES"
+	check_eq "refills failing: pattern" 1 "$XFER_OK"
+	check_ge "refills failing: steered flows' pages on queue 0" 1 \
+		"${d[0lent_steered]}"
+	check_eq "refills failing: queue 0 never ran dry" 0 \
+		$((d[0empty] + d[0dry]))
+	hold_stop gated
+	check_ok "refills failing: emergency mode off by itself" \
+		poll 100 sh -c "grep '^dev $NIC ' $RXR_PROC |
+				grep -q 'in_emergency 0'"
+elif [ "$QUEUES" = 2 ]; then
+	echo "# no fail_page_alloc in debugfs: queue 0 with every refill" \
+	     "failing not tested"
+fi
 exit "$RET"
