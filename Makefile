@@ -5,9 +5,13 @@
 
 # The one place the kernel source version is pinned.
 LINUX_DEB_VERSION := 6.12.118-1~deb12u1
+# The one place the QEMU of the guests is pinned: bookworm-backports' QEMU 10,
+# whose virtio-net RSS runs in the host's tun (eBPF), unpacked by mk/qemu.sh.
+QEMU_DEB_VERSION := 1:10.0.2+ds-2+deb13u1~bpo12+1
+SEABIOS_DEB_VERSION := 1.16.3-2~bpo12+1
 
 BUILD ?= $(CURDIR)/build
-export BUILD LINUX_DEB_VERSION
+export BUILD LINUX_DEB_VERSION QEMU_DEB_VERSION SEABIOS_DEB_VERSION
 
 
 # Guest knobs for `make boot` / `make demo`.
@@ -28,6 +32,7 @@ help:
 
 deps:
 	@mk/deps.sh
+	@mk/qemu.sh
 
 source: deps
 	@mk/source.sh

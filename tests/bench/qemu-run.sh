@@ -10,6 +10,10 @@
 #                     none: no NIC but the netdevsim devices the guest makes
 #   --queues N        queue pairs of virtio-mq                   (4)
 #   --rss on|off      virtio-mq RSS in QEMU (rss=on)             (on)
+#   --qemu 10|7.2     QEMU 10 from bookworm-backports (make deps),
+#                     whose virtio-net RSS runs in the host's tun (eBPF),
+#                     or the system's QEMU 7.2, whose RSS falls back to
+#                     software in QEMU (RXR_QEMU, or 10)
 #   --smp N --mem MB  guest size                                 (2, 256)
 #   --timeout S       wall-clock limit for the whole guest       (300)
 #   --append ARGS     extra kernel command line (repeatable)
@@ -19,6 +23,12 @@
 #   --script FILE     run FILE in the guest instead of COMMAND
 #   --out DIR         keep logs there (default: a new dir under build/runs)
 #   --verbose         stream the guest's output while it runs
+#   --version         print the QEMU's version line and exit
+#
+# With QEMU 10, virtio-mq with --rss on must get eBPF RSS: QEMU's steering
+# program loaded and attached to the tap (its trace events, in
+# DIR/qemu-trace.log).  A guest whose RSS fell back to QEMU's software RSS
+# is a bench error, not a silent downgrade; DIR/rss says which it got.
 #
 # The guest's NIC is cabled to a tap inside a network namespace that this
 # script creates (and QEMU runs in), addressed from the documentation ranges:
@@ -33,10 +43,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
 
 kernel=patched nic=none queues=4 rss=on smp=2 mem=256 limit=300
-append="" script="" out="" verbose=""
+qemu=${RXR_QEMU:-10}
+append="" script="" out="" verbose="" want_version=""
 peers=() files=()
 
-usage() { sed -n '5,26s/^# \{0,1\}//p' "$0"; exit 125; }
+usage() { awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 125; }
 die() { echo "qemu-run: $*" >&2; exit 125; }
 
 while [ $# -gt 0 ]; do
@@ -45,6 +56,7 @@ while [ $# -gt 0 ]; do
 	--nic) nic=$2; shift ;;
 	--queues) queues=$2; shift ;;
 	--rss) rss=$2; shift ;;
+	--qemu) qemu=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--timeout) limit=$2; shift ;;
@@ -54,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--script) script=$2; shift ;;
 	--out) out=$2; shift ;;
 	--verbose) verbose=1 ;;
+	--version) want_version=1 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) die "unknown option $1 (--help lists them)" ;;
@@ -62,6 +75,32 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac
+case "$rss" in on|off) ;; *) die "bad --rss $rss" ;; esac
+for v in queues smp mem limit; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v wants a positive number"
+done
+[ "$nic" = virtio-mq ] && [ "$queues" -lt 2 ] && die "virtio-mq wants --queues >= 2"
+qemu_opts=()
+case "$qemu" in
+10)
+	qroot=$BUILD/qemu/root
+	qemu_bin=$qroot/usr/bin/qemu-system-x86_64
+	[ -x "$qemu_bin" ] || die "no QEMU 10 in $qroot (run make deps)"
+	qemu_opts=(-L "$qroot/usr/share/qemu" -L "$qroot/usr/share/seabios"
+		   -L /usr/lib/ipxe/qemu)
+	;;
+7.2)
+	qemu_bin=/usr/bin/qemu-system-x86_64
+	[ -x "$qemu_bin" ] || die "no $qemu_bin (run make deps)"
+	;;
+*) die "bad --qemu $qemu (10 or 7.2)" ;;
+esac
+if [ -n "$want_version" ]; then
+	"$qemu_bin" --version | head -n 1
+	exit 0
+fi
+
 case "$kernel" in
 patched|vanilla|debug) image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
@@ -69,12 +108,6 @@ esac
 [ -r "$image" ] || die "no kernel image $image (run make kernels, or make debug)"
 initrd=$BUILD/initramfs.cpio.gz
 [ -r "$initrd" ] || die "no $initrd (run make initramfs)"
-case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac
-case "$rss" in on|off) ;; *) die "bad --rss $rss" ;; esac
-for v in queues smp mem limit; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v wants a positive number"
-done
-[ "$nic" = virtio-mq ] && [ "$queues" -lt 2 ] && die "virtio-mq wants --queues >= 2"
 [ -n "$script" ] && [ ! -r "$script" ] && die "no script $script"
 
 if [ -z "$out" ]; then
@@ -199,7 +232,16 @@ if [ -n "$verbose" ]; then
 fi
 
 start=$(date +%s.%N)
-"${exec_ns[@]}" timeout -k 5 "$limit" qemu-system-x86_64 \
+# eBPF RSS: QEMU's trace events say whether its steering program loaded
+# and was attached to the tap, or RSS fell back to QEMU's software RSS.
+rss_check=""
+if [ "$nic" = virtio-mq ] && [ "$rss" = on ] && [ "$qemu" = 10 ]; then
+	rss_check=1
+	qemu_opts+=(-trace "enable=ebpf_rss_*" -trace "enable=virtio_net_rss_*"
+		    -D "$out/qemu-trace.log")
+fi
+
+"${exec_ns[@]}" timeout -k 5 "$limit" "$qemu_bin" "${qemu_opts[@]}" \
 	-accel tcg -cpu max -smp "$smp" -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$image" -initrd "$out/initrd" \
@@ -216,6 +258,26 @@ elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 tr -d '\r' < "$out/output.log" > "$out/output.txt"
 printf '%s %.1f\n' "$kernel $nic" "$elapsed" > "$out/elapsed"
 rc=$(sed -n 's/^RXR-EXIT \([0-9]*\)$/\1/p' "$out/output.txt" | tail -n 1)
+
+# What RSS the guest got: "ebpf" (the steering program attached to the
+# tap), "software" (QEMU's fallback) or "none" (the guest never enabled
+# RSS).  QEMU attaches prog-fd -1 to detach, at realize and at reset.
+if [ -n "$rss_check" ]; then
+	if grep -q 'fallback to software RSS' "$out/qemu.log"; then
+		got=software
+	elif grep -Eq 'virtio_net_rss_attach_ebpf .*prog-fd=[0-9]+' \
+		"$out/qemu-trace.log" 2>/dev/null; then
+		got=ebpf
+	else
+		got=none
+	fi
+	echo "$got" > "$out/rss"
+	if [ "$got" = software ]; then
+		echo "qemu-run: QEMU's eBPF RSS did not load: the guest ran on" \
+		     "QEMU's software RSS ($out/qemu.log)" >&2
+		[ -n "$rc" ] && rc=125
+	fi
+fi
 if [ -z "$rc" ]; then
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 		echo "qemu-run: guest timed out after ${limit}s ($out)" >&2

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# qemu.sh [--print]: unpack QEMU 10 from bookworm-backports into
+# $BUILD/qemu/root, beside the system's QEMU 7.2, for the bench and the
+# tests.  Its virtio-net does RSS in the host kernel's tun, through QEMU's
+# eBPF steering program (QEMU 7.2's cannot load under libbpf 1.x and falls
+# back to RSS in userspace, which parks whole tap queues).
+#
+# The packages come through a sources list of the build's own, so the
+# host's apt configuration and its QEMU stay as they are; the shared
+# libraries QEMU 10 needs are those of bookworm's qemu-system-x86, which
+# mk/deps.sh installs.  The versions are pinned in the Makefile
+# (QEMU_DEB_VERSION, SEABIOS_DEB_VERSION).  --print prints the binary's
+# path and exits non-zero when it is not unpacked.
+
+set -eu
+: "${BUILD:?}" "${QEMU_DEB_VERSION:?}" "${SEABIOS_DEB_VERSION:?}"
+dir=$BUILD/qemu
+root=$dir/root
+bin=$root/usr/bin/qemu-system-x86_64
+apt=$dir/apt
+pkgs="qemu-system-x86=$QEMU_DEB_VERSION qemu-system-common=$QEMU_DEB_VERSION
+      qemu-system-data=$QEMU_DEB_VERSION seabios=$SEABIOS_DEB_VERSION"
+
+die() { echo "qemu: $*" >&2; exit 1; }
+
+stamp=$(echo "$pkgs" | sha256sum | cut -d' ' -f1)
+if [ "${1:-}" = --print ]; then
+	[ -x "$bin" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] ||
+		die "QEMU $QEMU_DEB_VERSION is not unpacked (run make deps)"
+	echo "$bin"
+	exit 0
+fi
+if [ -x "$bin" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0
+fi
+
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/dl"
+echo "deb http://deb.debian.org/debian bookworm-backports main" \
+	> "$apt/sources.list"
+opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
+      -o "Dir::Etc::SourceParts=/dev/null"
+      -o "Dir::State::Lists=$apt/lists"
+      -o "Dir::Cache=$apt/cache"
+      -o "APT::Sandbox::User=root")
+echo "qemu: downloading QEMU $QEMU_DEB_VERSION from bookworm-backports"
+apt-get -q "${opts[@]}" update > "$dir/apt.log" 2>&1 ||
+	die "apt-get update failed: $(tail -3 "$dir/apt.log")"
+rm -f "$dir"/dl/*.deb
+# shellcheck disable=SC2086
+(cd "$dir/dl" && apt-get -q "${opts[@]}" download $pkgs) \
+	>> "$dir/apt.log" 2>&1 ||
+	die "apt-get download failed: $(tail -3 "$dir/apt.log")"
+
+rm -rf "$root" "$root.tmp"
+mkdir -p "$root.tmp"
+for d in "$dir"/dl/*.deb; do
+	dpkg-deb -x "$d" "$root.tmp" || die "cannot unpack $d"
+done
+mv "$root.tmp" "$root"
+
+# The same libraries as bookworm's QEMU 7.2: none may be missing.
+missing=$(ldd "$bin" | awk '/not found/ { print $1 }' | xargs)
+[ -z "$missing" ] || die "$bin needs $missing (is qemu-system-x86 installed?)"
+got=$("$bin" --version | head -n 1)
+case "$got" in
+*"(Debian $QEMU_DEB_VERSION)"*|*"(Debian ${QEMU_DEB_VERSION#*:})"*) ;;
+*) die "unpacked $got, not $QEMU_DEB_VERSION" ;;
+esac
+echo "$stamp" > "$dir/stamp"
+echo "qemu: $got in $root"
