@@ -11,7 +11,9 @@
 # cell first times a pressure-free transfer on the raw device under its flood
 # (the control).  Floods: none; carried (the highest paced rate at which the
 # control transfer stays within 2x of its no-flood time on vanilla, found per
-# NIC at the start of the run); unpaced.  Besides the cells:
+# NIC at the start of the run); unpaced (on e1000e, whose one tap queue cuts
+# an unpaced flood before any queue: the highest rate the tap delivers
+# whole, found at the start of the run).  Besides the cells:
 #   - tput: a non-priority TCP stream with the storage flow armed and no
 #     memory pressure, vanilla against patched;
 #   - classify: KUnit's rxr_test_classify_scale, the per-frame cost of
@@ -34,16 +36,21 @@
 #                              it is stopped (a guest livelocked by a flood)
 #   BENCH_CARRIED   "NIC=RATE ..."  carried rates to use instead of
 #                              calibrating (e.g. to add cells to a run)
+#   BENCH_DELIVER_RATES  200000 150000 100000 70000 50000 35000 20000
+#                   e1000e's unpaced rate: the first of unpaced and these
+#                   that the host's tap delivers whole (<= 1 % dropped)
+#   BENCH_DELIVERED "e1000e=RATE"  that rate, instead of calibrating it
 #   BENCH_CLASSIFY  1          run the classify guest (0: not)
+#   BENCH_QEMU      10         QEMU: 10 (bookworm-backports) or 7.2
 #   BENCH_OUT       build/results/bench-<date>
 #
-# virtio-mq is virtio-net with 4 queue pairs on a 4-queue tap.  The patched
-# kernel runs it with QEMU's RSS (rss=on), which its reserve queue needs;
-# vanilla runs it without, as BASELINE.md measured it, because vanilla 6.12
-# with rss=on loses its first TCP connection in one boot of two (QEMU 7.2
-# parks a tap queue; patch 0009 is the fix).  virtio-mq-norss (not in the
-# default list) is the same NIC without QEMU's RSS for both kernels: the
-# patched kernel then has no reserve queue and runs its fallback alone.
+# virtio-mq is virtio-net with 4 queue pairs on a 4-queue tap with QEMU's
+# RSS (rss=on) for both kernels: QEMU 10's eBPF RSS in the host's tun
+# (qemu-run.sh fails a guest whose RSS fell back to QEMU's software RSS).
+# virtio-mq-norss (not in the default list) is the same NIC without QEMU's
+# RSS for both kernels: the patched kernel then has no reserve queue and
+# runs its fallback alone.  BENCH_QEMU=7.2 runs every guest on the
+# system's QEMU 7.2 instead, whose software RSS parks tap queues.
 #
 # Output: the table (table.md), the raw logs of every guest, a CSV of swap
 # progress per cell and a PNG plot per NIC and storage (swap-out over time,
@@ -63,6 +70,7 @@ KERNELS=${BENCH_KERNELS:-vanilla patched}
 FLOODS=${BENCH_FLOODS:-none carried unpaced}
 RUNS=${BENCH_RUNS:-3}
 RATES=${BENCH_RATES:-100000 70000 50000 35000 20000 10000}
+DELIVER_RATES=${BENCH_DELIVER_RATES:-200000 150000 100000 70000 50000 35000 20000}
 MEM=${BENCH_MEM:-256}
 PROCS=${BENCH_PROCS:-4}
 MIB=${BENCH_MIB:-192}
@@ -72,9 +80,13 @@ LIMIT=${BENCH_LIMIT:-480}
 TPUT=${BENCH_TPUT:-3}
 STALL=${BENCH_STALL:-240}
 CLASSIFY=${BENCH_CLASSIFY:-1}
+QEMU=${BENCH_QEMU:-10}
 if [ -n "$demo" ]; then
 	NICS=${DEMO_NIC:-virtio-mq} STORAGE=nbd KERNELS="vanilla patched"
-	FLOODS=${DEMO_FLOOD:-carried} RUNS=1 TPUT=0
+	FLOODS=${DEMO_FLOOD:-unpaced} RUNS=1 TPUT=0
+	# Vanilla does not finish under the unpaced flood: stop its load at
+	# 4 minutes, so that the demo takes about 8.
+	LIMIT=${DEMO_LIMIT:-240}
 fi
 OUT=${BENCH_OUT:-$BUILD/results/$([ -n "$demo" ] && echo demo || echo bench)-$(date +%Y%m%d-%H%M%S)}
 
@@ -84,6 +96,8 @@ for v in RUNS MEM PROCS MIB SMP HANG LIMIT TPUT STALL CLASSIFY; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "BENCH_$v wants a number, not '${!v}'"
 done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS wants at least 1"
+case "$QEMU" in 10|7.2) ;; *) die "BENCH_QEMU wants 10 or 7.2, not '$QEMU'" ;; esac
+export RXR_QEMU=$QEMU
 for n in $NICS; do
 	case "$n" in virtio-mq|virtio-mq-norss|virtio|e1000e) ;;
 	*) die "bad NIC $n" ;; esac
@@ -97,10 +111,15 @@ done
 for f in $FLOODS; do
 	case "$f" in none|carried|unpaced) ;; *) die "bad flood $f" ;; esac
 done
-for r in $RATES; do
+for r in $RATES $DELIVER_RATES; do
 	[[ $r =~ ^[1-9][0-9]*$ ]] || die "bad rate $r in BENCH_RATES"
 done
-declare -A CARRIED
+declare -A CARRIED GIVEN_DELIVERED
+for c in ${BENCH_DELIVERED:-}; do
+	[[ $c =~ ^(e1000e)=([0-9]+)$ ]] ||
+		die "bad BENCH_DELIVERED entry $c (e1000e=RATE, 0 unpaced)"
+	GIVEN_DELIVERED[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+done
 for c in ${BENCH_CARRIED:-}; do
 	[[ $c =~ ^(virtio-mq|virtio-mq-norss|virtio|e1000e)=([1-9][0-9]*)$ ]] ||
 		die "bad BENCH_CARRIED entry $c (NIC=RATE)"
@@ -134,11 +153,7 @@ wall=$((LIMIT + 300))
 nic_args()
 {
 	case "$1" in
-	virtio-mq)
-		local rss=off
-		[ "$2" = patched ] && rss=on
-		echo "--nic virtio-mq --queues 4 --rss $rss"
-		;;
+	virtio-mq) echo "--nic virtio-mq --queues 4 --rss on" ;;
 	virtio-mq-norss) echo "--nic virtio-mq --queues 4 --rss off" ;;
 	*) echo "--nic $1" ;;
 	esac
@@ -247,6 +262,7 @@ echo "bench: NICs [$NICS] storage [$STORAGE] kernels [$KERNELS]" \
 	echo "runs=$RUNS"
 	echo "mem=$MEM smp=$SMP procs=$PROCS mib=$MIB hang=$HANG limit=$LIMIT"
 	echo "commit=$(git -C "$top" rev-parse --short HEAD 2> /dev/null)"
+	echo "qemu=$(tests/bench/qemu-run.sh --qemu "$QEMU" --version)"
 	echo "date=$(date -u +%FT%TZ)"
 } >> "$OUT/params"
 
@@ -277,6 +293,35 @@ if [[ " $FLOODS " == *" carried "* ]]; then
 	done
 fi
 
+# --- Delivered rate: e1000e's overwhelming flood, on vanilla -----------------
+# e1000e has one tap queue: an unpaced flood is cut at the host's tap, before
+# any queue, for every flow alike.  Its unpaced cells flood at the highest
+# rate the tap delivers whole instead (at most 1 % dropped by tun), so that
+# the guest, not the tap, is the bottleneck.
+declare -A DELIVERED
+if [[ " $FLOODS " == *" unpaced "* ]]; then
+	for nic in $NICS; do
+		[ "$nic" = e1000e ] || continue
+		if [ -n "${GIVEN_DELIVERED[$nic]:-}" ]; then
+			r=${GIVEN_DELIVERED[$nic]}
+			echo "delivered_$nic=$r (given)" >> "$OUT/params"
+		else
+			t0=$(date +%s)
+			peer_args nbd
+			# shellcheck disable=SC2046
+			guest "deliver-$nic" --kernel vanilla $(nic_args "$nic" vanilla) \
+				--timeout 600 "${PEERS[@]}" -- \
+				"CELL_MODE=deliver CELL_STORAGE=nbd CELL_RATES='0 $DELIVER_RATES' /rxr/cell.sh"
+			r=$(result "$OUT/cells/deliver-$nic" delivered_rate)
+			[[ $r =~ ^[0-9]+$ ]] ||
+				die "$nic: no rate delivered whole by the tap (got '${r:-nothing}'; $OUT/cells/deliver-$nic)"
+			echo "delivered_$nic=$r" >> "$OUT/params"
+			echo "bench: $nic: the tap delivers ${r/#0/unpaced} pps whole ($(elapsed "$t0") s)"
+		fi
+		DELIVERED[$nic]=$r
+	done
+fi
+
 # --- The cells ----------------------------------------------------------------
 ncells=0
 for run in $(seq "$RUNS"); do
@@ -298,7 +343,7 @@ for run in $(seq "$RUNS"); do
 				case "$fl" in
 				none) rate=-1 ;;
 				carried) rate=${CARRIED[$nic]} ;;
-				unpaced) rate=0 ;;
+				unpaced) rate=${DELIVERED[$nic]:-0} ;;
 				esac
 				# Kernels alternate within each cell pair.
 				for k in $KERNELS; do

@@ -14,7 +14,8 @@
 #     socket that the guest does not read);
 #   - answers each connection to 192.0.2.1:STATS_PORT (default 7102) with
 #     the tap's per-queue transmit packet counts, "q0=N q1=N ...": the
-#     queues tun delivered to the guest on.
+#     queues tun delivered to the guest on; then "tx=N drop=N", the
+#     packets tun handed to QEMU and those it dropped, all queues.
 #
 # It prints one "flood: ..." line per stream and request.  qemu-run.sh kills
 # it when the guest is done; it also gives up by itself after an hour.
@@ -61,6 +62,11 @@ while True:
     pk = re.findall(r"class mq :([0-9a-f]+) root\s*\n\s*Sent \d+ bytes (\d+) pkt",
                     out)
     line = " ".join("q%d=%s" % (int(q, 16) - 1, n) for q, n in pk[:16])
+    if taps:
+        # What tun handed to QEMU and what it dropped, all queues.
+        st = "/sys/class/net/%s/statistics/" % taps[0]
+        with open(st + "tx_packets") as f, open(st + "tx_dropped") as g:
+            line += " tx=%d drop=%d" % (int(f.read()), int(g.read()))
     conn.sendall((line + "\n").encode())
     conn.close()
 PY

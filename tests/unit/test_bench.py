@@ -3,6 +3,7 @@
 (the generated table and targets) and bench.sh's input checks."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -159,6 +160,12 @@ class Report(unittest.TestCase):
                      "[ 1.1] I/O error, dev sda, sector 8\n"
                      "[ 1.2] Kernel panic - not syncing: Attempted to kill "
                      "init!\n")
+        # iSCSI: patched's control under the flood 2.13x its no-flood one.
+        cell(self.root, "patched-iscsi-none", base % ("iscsi", "patched",
+                                                      "none", "-1"), 50)
+        cell(self.root, "patched-iscsi-unpaced",
+             base % ("iscsi", "patched", "unpaced", "0"), 60,
+             extra="RESULT ctl_write_ms=1200 ctl_read_ms=400 rate=0")
         for k, ms in (("vanilla", 1000), ("patched", 1010)):
             d = os.path.join(self.root, "cells", "tput-%s" % k)
             os.makedirs(d)
@@ -191,9 +198,32 @@ class Report(unittest.TestCase):
                          r"all clean, runs x own no-flood median 1.10; "
                          r"vanilla 2.00 .* -> MET")
         # 100 MiB in 100 s against 10 MiB in 150 s.
-        self.assertRegex(self.text, r"unpaced flood, virtio-mq, nbd: swap-out "
+        self.assertRegex(self.text, r"swap-out under it, virtio-mq, nbd: "
                          r"patched 1.00 MiB/s \(1 done\), vanilla 0.07 MiB/s "
                          r"\(1 hang\): x15.00")
+        # The overwhelming flood: patched's control within 2x of its own
+        # no-flood control and its load done; iSCSI has no unpaced cell,
+        # and missing data is NOT MET, never a line that disappears.
+        self.assertRegex(self.text, r"overwhelming flood \(unpaced\), "
+                         r"virtio-mq, nbd: patched control x own no-flood "
+                         r"1.00, load 1 done; vanilla control x own "
+                         r"no-flood 1.00, load 1 hang -> MET")
+        self.assertRegex(self.text, r"overwhelming flood \(unpaced\), "
+                         r"virtio-mq, iscsi: patched control x own no-flood "
+                         r"2.13, load 1 done; vanilla control x own no-flood "
+                         r"no cells, load - -> NOT MET")
+
+    def test_overwhelming_without_cells(self):
+        # Only no-flood cells: the target still prints, NOT MET.
+        shutil.rmtree(os.path.join(self.root, "cells"))
+        cell(self.root, "patched-none", "nic=virtio-mq storage=nbd "
+             "kernel=patched flood=none rate=-1 run=1", 50)
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"overwhelming flood \(unpaced\), "
+                         r"virtio-mq, nbd: patched control x own no-flood "
+                         r"no cells, load -; .* -> NOT MET")
         self.assertRegex(self.text, r"steered flow \(1 cells, 900 steered "
                          r"frames\): 0 -> MET")
         self.assertRegex(self.text, r"x0.990 -> MET")

@@ -6,10 +6,10 @@
 # peer side runs flood-peer.sh and nbd-peer.sh or iscsi-peer.sh.
 #
 # Environment:
-#   CELL_MODE     oom | calibrate | tput                        (oom)
+#   CELL_MODE     oom | calibrate | deliver | tput              (oom)
 #   CELL_STORAGE  nbd | iscsi                                   (nbd)
 #   CELL_RATE     flood rate in packets/s, 0 unpaced, -1 none   (-1)
-#   CELL_RATES    calibrate: the rates to try, highest first
+#   CELL_RATES    calibrate, deliver: the rates to try, highest first
 #   CELL_PROCS CELL_MIB   oom: memload's processes and MiB each (4, 192)
 #   CELL_HANG     oom: seconds without progress that make a hang (120)
 #   CELL_LIMIT    oom: seconds the load may take in all         (480)
@@ -182,6 +182,35 @@ calibrate)
 		fi
 	done
 	say carried_rate="${carried:-none}" base_ms="$base"
+	;;
+deliver)
+	# The flood rate the host's tap delivers whole: the first of
+	# CELL_RATES (highest first, 0 unpaced) at which tun drops at most
+	# 1 % of what it is given for the guest.  Above it, the flood is cut
+	# at the tap, before any queue, for every flow alike; at it, the
+	# guest is the bottleneck.
+	delivered=""
+	for r in ${CELL_RATES:-0 200000 150000 100000 70000 50000 35000 20000}; do
+		a=$(tap_stats)
+		rx0=$(link_stat "$NIC" rx packets)
+		flood_on "$r" 10 || { say error=flood; break; }
+		flood_wait
+		b=$(tap_stats)
+		rx1=$(link_stat "$NIC" rx packets)
+		if [ -z "$a" ] || [ -z "$b" ]; then
+			say error=tap_stats
+			break
+		fi
+		tx=$(tap_delta "$a" "$b" tx)
+		drop=$(tap_delta "$a" "$b" drop)
+		say deliver_rate="$r" tap_tx="$tx" tap_drop="$drop" \
+		    guest_rx=$((rx1 - rx0)) seconds=10
+		if [ $((drop * 100)) -le $((tx + drop)) ]; then
+			delivered=$r
+			break
+		fi
+	done
+	say delivered_rate="${delivered:-none}"
 	;;
 tput)
 	# A non-priority TCP stream with the storage flow armed, no pressure.

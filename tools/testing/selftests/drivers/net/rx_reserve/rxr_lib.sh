@@ -340,6 +340,7 @@ hold_stop_all()
 
 RXR_DATA_PORT=7100	# the peer serves RXR_FLOOD_BYTES of pattern here
 RXR_CTL_PORT=7101	# "RATE SECONDS": the peer floods the guest
+RXR_STATS_PORT=7102	# the peer's tap: "q0=N ... tx=N drop=N"
 RXR_FPA=/sys/kernel/debug/fail_page_alloc
 RXR_XFER_BYTES=${RXR_FLOOD_BYTES:-16777216}
 
@@ -386,6 +387,29 @@ qsum()
 }
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# tap_stats: the peer's tap toward the guest, "q0=N q1=N ... tx=N drop=N":
+# packets per tap queue, all packets tun handed to QEMU, and those it
+# dropped (tests/bench/flood-peer.sh).  Empty when the peer does not answer.
+tap_stats()
+{
+	timeout 5 bash -c \
+		"exec 3<>/dev/tcp/$RXR_PEER4/$RXR_STATS_PORT && cat <&3" 2> /dev/null
+}
+
+# tap_delta BEFORE AFTER KEY: how much KEY (q0, q1, ..., tx, drop) grew
+# between two tap_stats lines; KEY "all": every tap queue.
+tap_delta()
+{
+	awk -v a="$1" -v b="$2" -v q="$3" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) {
+			split(x[i], u, "="); split(y[i], v, "=")
+			if ((q == "all" && u[1] ~ /^q[0-9]+$/) || u[1] == q)
+				d += v[2] - u[2]
+		}
+		print d + 0 }'
+}
 
 # flood RATE SECONDS: ask the peer for a flood (RATE 0: unpaced) and wait
 # until it arrives.  Sets FLOOD_END.

@@ -26,7 +26,6 @@ source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
 BYTES=$RXR_XFER_BYTES
 RATES=${RXR_FLOOD_RATES:-50000 25000 12500 6250}
-STATS_PORT=7102
 UNPACED_ONLY=${RXR_FLOOD_UNPACED_ONLY:-0}
 PIDS=""
 
@@ -52,32 +51,9 @@ flood_sinks
 NQ=$(ethtool -l "$NIC" | awk '$1 == "Combined:" { v = $2 } END { print v }')
 echo "# $NIC: $NQ queue pairs in use, RXR_QUEUES=${RXR_QUEUES:-?}"
 
-# tapq: the host tap's per-queue packet counts toward the guest, from the
-# peer: "q0=N q1=N ...".
-tapq()
-{
-	local peer=/dev/tcp/$RXR_PEER4/$STATS_PORT
-
-	timeout 5 bash -c "exec 3<>$peer && cat <&3" 2> /dev/null
-}
-
-# tap_delta BEFORE AFTER Q: packets tap queue Q sent between the two;
-# Q "all": all queues.
-tap_delta()
-{
-	awk -v a="$1" -v b="$2" -v q="$3" 'BEGIN {
-		n = split(a, x, " "); split(b, y, " ")
-		for (i = 1; i <= n; i++) {
-			split(x[i], u, "="); split(y[i], v, "=")
-			if (q == "all" || u[1] == "q" q)
-				d += v[2] - u[2]
-		}
-		print d + 0 }'
-}
-
-t0=$(tapq)
+t0=$(tap_stats)
 transfer 60
-t1=$(tapq)
+t1=$(tap_stats)
 check_eq "transfer without flood: bytes" "$BYTES" "$XFER_BYTES"
 BASE_MS=$XFER_MS
 echo "# no flood: $BYTES bytes in $BASE_MS ms"
@@ -88,26 +64,39 @@ echo "# no flood: $BYTES bytes in $BASE_MS ms"
 if [ -n "$t0" ] && [ -n "$t1" ] && [ "$UNPACED_ONLY" != 1 ]; then
 	RQ=$((NQ - 1))
 	all=$(tap_delta "$t0" "$t1" all)
-	onq=$(tap_delta "$t0" "$t1" "$RQ")
+	onq=$(tap_delta "$t0" "$t1" "q$RQ")
 	echo "# RESULT tun: priority transfer, $onq of $all tap packets on" \
 	     "tap queue $RQ"
 	if [ "$NQ" -gt 1 ]; then
 		check_ge "priority frames tun sent on tap queue $RQ (%)" \
 			90 $((onq * 100 / (all > 0 ? all : 1)))
 	fi
-	t0=$(tapq)
+	t0=$(tap_stats)
 	PRIO=-n transfer 60
-	t1=$(tapq)
+	t1=$(tap_stats)
 	echo "# RESULT tun: ordinary transfer, per tap queue:" \
 	     "$(for ((q = 0; q < NQ; q++)); do
-		printf 'q%d=%s ' "$q" "$(tap_delta "$t0" "$t1" "$q")"; done)"
+		printf 'q%d=%s ' "$q" "$(tap_delta "$t0" "$t1" "q$q")"; done)"
 fi
 
 unpaced()
 {
+	local a b q t0
+
+	a=$(tap_stats)
+	t0=$(now_ms)
 	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
 	transfer 25
+	b=$(tap_stats)
+	# Where the flood went: what tun handed to QEMU per tap queue, and
+	# what it dropped, from the flood's start to the transfer's end.
+	[ -n "$a" ] && [ -n "$b" ] &&
+		echo "# RESULT unpaced_tap ms=$(($(now_ms) - t0))" \
+		     "tx=$(tap_delta "$a" "$b" tx)" \
+		     "drop=$(tap_delta "$a" "$b" drop)" \
+		     "$(for ((q = 0; q < NQ; q++)); do
+			printf 'q%d=%s ' "$q" "$(tap_delta "$a" "$b" "q$q")"; done)"
 	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < "$XFER_OUT")"
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
