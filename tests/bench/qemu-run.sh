@@ -9,7 +9,13 @@
 #   --nic N           none | e1000e | virtio | virtio-mq         (none)
 #                     none: no NIC but the netdevsim devices the guest makes
 #   --queues N        queue pairs of virtio-mq                   (4)
-#   --rss on|off      virtio-mq RSS in QEMU (rss=on)             (on)
+#   --rss on|off|software
+#                     virtio-mq RSS in QEMU (rss=on)             (on)
+#                     software: rss=on with QEMU 10 run as an
+#                     unprivileged user (65534), whose eBPF program
+#                     cannot load (kernel.unprivileged_bpf_disabled):
+#                     QEMU's software RSS, as on hosts whose QEMU has
+#                     no CAP_BPF or predates 8.0 (QEMU 7.2 here)
 #   --qemu 10|7.2     QEMU 10 from bookworm-backports (make deps),
 #                     whose virtio-net RSS runs in the host's tun (eBPF),
 #                     or the system's QEMU 7.2, whose RSS falls back to
@@ -28,7 +34,8 @@
 # With QEMU 10, virtio-mq with --rss on must get eBPF RSS: QEMU's steering
 # program loaded and attached to the tap (its trace events, in
 # DIR/qemu-trace.log).  A guest whose RSS fell back to QEMU's software RSS
-# is a bench error, not a silent downgrade; DIR/rss says which it got.
+# is a bench error, not a silent downgrade; DIR/rss says which it got
+# (ebpf, software, or none when the guest never enabled RSS).
 #
 # The guest's NIC is cabled to a tap inside a network namespace that this
 # script creates (and QEMU runs in), addressed from the documentation ranges:
@@ -76,7 +83,7 @@ while [ $# -gt 0 ]; do
 done
 
 case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac
-case "$rss" in on|off) ;; *) die "bad --rss $rss" ;; esac
+case "$rss" in on|off|software) ;; *) die "bad --rss $rss" ;; esac
 for v in queues smp mem limit; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v wants a positive number"
 done
@@ -96,6 +103,12 @@ case "$qemu" in
 	;;
 *) die "bad --qemu $qemu (10 or 7.2)" ;;
 esac
+# --rss software: QEMU 10 as an unprivileged user, who cannot load eBPF.
+unpriv="" as_user=()
+if [ "$rss" = software ] && [ "$qemu" = 10 ] && [ "$nic" = virtio-mq ]; then
+	unpriv=65534
+	as_user=(setpriv --reuid="$unpriv" --regid="$unpriv" --clear-groups)
+fi
 if [ -n "$want_version" ]; then
 	"$qemu_bin" --version | head -n 1
 	exit 0
@@ -202,7 +215,9 @@ if [ "$nic" != none ]; then
 	mq=""
 	[ "$nic" = virtio-mq ] && mq=multi_queue
 	ip -n "$ns" link set lo up
-	ip -n "$ns" tuntap add dev rxrtap0 mode tap $mq || die "cannot create tap"
+	# shellcheck disable=SC2086
+	ip -n "$ns" tuntap add dev rxrtap0 mode tap $mq ${unpriv:+user $unpriv} ||
+		die "cannot create tap"
 	ip -n "$ns" addr add 192.0.2.1/24 dev rxrtap0
 	ip -n "$ns" -6 addr add 2001:db8::1/64 dev rxrtap0 nodad
 	ip -n "$ns" link set rxrtap0 up
@@ -213,7 +228,7 @@ if [ "$nic" != none ]; then
 	virtio) netargs=(-netdev "$tap"
 			 -device "virtio-net-pci,netdev=n0,mac=$mac") ;;
 	virtio-mq) netargs=(-netdev "$tap,queues=$queues"
-			    -device "virtio-net-pci,netdev=n0,mac=$mac,mq=on,rss=$rss,vectors=$((2 * queues + 2))") ;;
+			    -device "virtio-net-pci,netdev=n0,mac=$mac,mq=on,rss=${rss/software/on},vectors=$((2 * queues + 2))") ;;
 	esac
 	i=0
 	for p in "${peers[@]}"; do
@@ -226,6 +241,8 @@ exec_ns=()
 [ -n "$ns" ] && exec_ns=(ip netns exec "$ns")
 
 touch "$out/output.log"
+# The unprivileged QEMU writes its serial ports and trace log there.
+[ -n "$unpriv" ] && chown "$unpriv:$unpriv" "$out" "$out/output.log"
 if [ -n "$verbose" ]; then
 	tail -n +1 -f "$out/output.log" | sed -u 's/\r$//' &
 	tail_pid=$!
@@ -235,13 +252,13 @@ start=$(date +%s.%N)
 # eBPF RSS: QEMU's trace events say whether its steering program loaded
 # and was attached to the tap, or RSS fell back to QEMU's software RSS.
 rss_check=""
-if [ "$nic" = virtio-mq ] && [ "$rss" = on ] && [ "$qemu" = 10 ]; then
+if [ "$nic" = virtio-mq ] && [ "$rss" != off ] && [ "$qemu" = 10 ]; then
 	rss_check=1
 	qemu_opts+=(-trace "enable=ebpf_rss_*" -trace "enable=virtio_net_rss_*"
 		    -D "$out/qemu-trace.log")
 fi
 
-"${exec_ns[@]}" timeout -k 5 "$limit" "$qemu_bin" "${qemu_opts[@]}" \
+"${exec_ns[@]}" timeout -k 5 "$limit" "${as_user[@]}" "$qemu_bin" "${qemu_opts[@]}" \
 	-accel tcg -cpu max -smp "$smp" -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$image" -initrd "$out/initrd" \
@@ -272,7 +289,7 @@ if [ -n "$rss_check" ]; then
 		got=none
 	fi
 	echo "$got" > "$out/rss"
-	if [ "$got" = software ]; then
+	if [ "$got" = software ] && [ "$rss" = on ]; then
 		echo "qemu-run: QEMU's eBPF RSS did not load: the guest ran on" \
 		     "QEMU's software RSS ($out/qemu.log)" >&2
 		[ -n "$rc" ] && rc=125
