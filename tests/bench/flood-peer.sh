@@ -15,7 +15,10 @@
 #   - answers each connection to 192.0.2.1:STATS_PORT (default 7102) with
 #     the tap's per-queue transmit packet counts, "q0=N q1=N ...": the
 #     queues tun delivered to the guest on; then "tx=N drop=N", the
-#     packets tun handed to QEMU and those it dropped, all queues.
+#     packets tun handed to QEMU and those it dropped, all queues; then
+#     "qemu_main=N qemu_vcpu=N qemu_other=N", the CPU ticks of the QEMU
+#     in this namespace: its main thread (the I/O loop that moves every
+#     virtio-net queue's frames), its vCPU threads and the rest.
 #
 # It prints one "flood: ..." line per stream and request.  qemu-run.sh kills
 # it when the guest is done; it also gives up by itself after an hour.
@@ -44,7 +47,36 @@ pids+=($!)
 # queue per queue pair), one "qN=PACKETS ..." line per connection to
 # 192.0.2.1:STATS_PORT: which tap queue tun gave a flow.
 python3 - "$stats_port" <<'PY' &
-import re, socket, subprocess, sys
+import os, re, socket, subprocess, sys
+
+def qemu_cpu():
+    """CPU ticks (utime + stime) of the QEMU in this network namespace,
+    per thread: " qemu_main=N qemu_vcpu=N qemu_other=N".  The main thread
+    is QEMU's I/O loop, which moves every virtio-net queue's frames
+    (vhost=off); the vCPU threads are named "CPU n/TCG"."""
+    me = os.stat("/proc/self/ns/net").st_ino
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat("/proc/%s/ns/net" % pid).st_ino != me:
+                continue
+            with open("/proc/%s/comm" % pid) as f:
+                if not f.read().startswith("qemu-system"):
+                    continue
+            t = {"main": 0, "vcpu": 0, "other": 0}
+            for tid in os.listdir("/proc/%s/task" % pid):
+                with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
+                    st = f.read()
+                name = st[st.index("(") + 1:st.rindex(")")]
+                v = st[st.rindex(")") + 2:].split()
+                ticks = int(v[11]) + int(v[12])
+                k = "main" if tid == pid else \
+                    "vcpu" if name.endswith("/TCG") else "other"
+                t[k] += ticks
+            return "".join(" qemu_%s=%d" % kv for kv in t.items())
+        except (OSError, ValueError, IndexError):
+            continue
+    return ""
+
 
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -67,6 +99,7 @@ while True:
         st = "/sys/class/net/%s/statistics/" % taps[0]
         with open(st + "tx_packets") as f, open(st + "tx_dropped") as g:
             line += " tx=%d drop=%d" % (int(f.read()), int(g.read()))
+    line += qemu_cpu()
     conn.sendall((line + "\n").encode())
     conn.close()
 PY

@@ -259,7 +259,7 @@ if [ "$nic" = virtio-mq ] && [ "$rss" != off ] && [ "$qemu" = 10 ]; then
 fi
 
 "${exec_ns[@]}" timeout -k 5 "$limit" "${as_user[@]}" "$qemu_bin" "${qemu_opts[@]}" \
-	-accel tcg -cpu max -smp "$smp" -m "$mem" \
+	-name rxr,debug-threads=on -accel tcg -cpu max -smp "$smp" -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$image" -initrd "$out/initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic rdinit=/init $append" \

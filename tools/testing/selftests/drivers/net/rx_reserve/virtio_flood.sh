@@ -81,22 +81,38 @@ fi
 
 unpaced()
 {
-	local a b q t0
+	local a b q t0 ms c0 c1
 
 	a=$(tap_stats)
 	t0=$(now_ms)
 	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
+	c0=$(head -n 1 /proc/stat)
 	transfer 25
+	c1=$(head -n 1 /proc/stat)
 	b=$(tap_stats)
-	# Where the flood went: what tun handed to QEMU per tap queue, and
-	# what it dropped, from the flood's start to the transfer's end.
+	ms=$(($(now_ms) - t0))
+	# Where the flood went, from its start to the transfer's end: what
+	# tun handed to QEMU per tap queue and what it dropped, and how busy
+	# QEMU's threads were (% of one host CPU; its main thread moves
+	# every queue's frames); then the guest's CPUs during the transfer.
 	[ -n "$a" ] && [ -n "$b" ] &&
-		echo "# RESULT unpaced_tap ms=$(($(now_ms) - t0))" \
+		echo "# RESULT unpaced_tap ms=$ms" \
 		     "tx=$(tap_delta "$a" "$b" tx)" \
 		     "drop=$(tap_delta "$a" "$b" drop)" \
 		     "$(for ((q = 0; q < NQ; q++)); do
-			printf 'q%d=%s ' "$q" "$(tap_delta "$a" "$b" "q$q")"; done)"
+			printf 'q%d=%s ' "$q" "$(tap_delta "$a" "$b" "q$q")"; done)" \
+		     "$(for t in main vcpu other; do
+			printf 'qemu_%s_pct=%s ' "$t" \
+				$(($(tap_delta "$a" "$b" "qemu_$t") * 1000 / (ms > 0 ? ms : 1)))
+			done)"
+	echo "# RESULT unpaced_guest_cpu $(echo "$c0 $c1" | awk '{
+		# cpu user nice system idle iowait irq softirq steal, twice
+		for (i = 2; i <= 9; i++) { d[i] = $(i + 11) - $i; t += d[i] }
+		t = t > 0 ? t : 1
+		printf "user=%d%% system=%d%% idle=%d%% irq=%d%% softirq=%d%%",
+			100 * (d[2] + d[3]) / t, 100 * d[4] / t, 100 * d[5] / t,
+			100 * d[7] / t, 100 * d[8] / t }')"
 	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < "$XFER_OUT")"
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
