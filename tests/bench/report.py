@@ -64,6 +64,13 @@ class Cell:
                 self.info = kv_line(f.read())
         except OSError:
             pass
+        # What RSS QEMU gave a virtio-mq guest (qemu-run.sh): ebpf,
+        # software or none; "" where it was not checked.
+        try:
+            with open(os.path.join(path, "rss")) as f:
+                self.rss = f.read().strip()
+        except OSError:
+            self.rss = ""
         try:
             with open(os.path.join(path, "output.txt"),
                       errors="replace") as f:
@@ -213,6 +220,19 @@ class Cell:
 
     def steered(self):
         return self.rxr("steered")
+
+
+def rss_summary(cells):
+    """What RSS the virtio-mq guests got, from qemu-run.sh's check."""
+    mq = [c for c in cells if c.info.get("nic") == "virtio-mq" or
+          c.name.endswith("-virtio-mq")]
+    if not mq:
+        return "no virtio-mq guest"
+    ebpf = sum(c.rss == "ebpf" for c in mq)
+    other = ", ".join("%s %s" % (c.name, c.rss or "unchecked")
+                      for c in mq if c.rss != "ebpf")
+    return "eBPF RSS in %d of %d virtio-mq guests%s" % (
+        ebpf, len(mq), " (not: %s)" % other if other else "")
 
 
 def ctl_ms(c):
@@ -430,6 +450,11 @@ def targets(g, cells, params, out):
             if k == "patched":
                 met = bool(cs) and all(r is not None and r <= 2.0
                                        for r in ratios) and all(done)
+            # On virtio-mq, a guest without eBPF RSS is not the testbed.
+            if nic == "virtio-mq" and any(c.rss != "ebpf" for c in cs):
+                met = False
+                parts[-1] += " (RSS not eBPF in %d)" % sum(
+                    c.rss != "ebpf" for c in cs)
         rate = {c.info.get("rate") for c in g.get((nic, st, "patched",
                                                    "unpaced"), [])}
         out.append("- overwhelming flood (%s), %s, %s: %s -> %s" % (
@@ -608,6 +633,10 @@ def main(argv):
         return 0
     out.append("# rx-reserve bench, %s (commit %s)" % (
         params.get("date", "?"), params.get("commit", "?")))
+    out.append("")
+    out.append("QEMU: %s.  virtio-mq: 4 queue pairs on a 4-queue tap, "
+               "rss=on for both kernels; %s." % (
+                   params.get("qemu", "?"), rss_summary(cells)))
     out.append("")
     g = table(root, cells, params, out)
     targets(g, cells, params, out)

@@ -97,11 +97,14 @@ class Memload(unittest.TestCase):
 
 
 def cell(root, name, info, secs, end="DONE", extra="", console="",
-         swap_pages=25600):
+         swap_pages=25600, rss="ebpf"):
     d = os.path.join(root, "cells", name)
     os.makedirs(d)
     with open(os.path.join(d, "cell.info"), "w") as f:
         f.write(info + "\n")
+    if rss:
+        with open(os.path.join(d, "rss"), "w") as f:
+            f.write(rss + "\n")
     lines = ["RESULT ctl_write_ms=500 ctl_read_ms=250 rate=-1",
              "START procs=4 mib=192 passes=2 total_mib=1536 pswpout=0 "
              "pswpin=0"]
@@ -171,6 +174,8 @@ class Report(unittest.TestCase):
             os.makedirs(d)
             with open(os.path.join(d, "cell.info"), "w") as f:
                 f.write("nic=virtio-mq kernel=%s run=1 rc=0\n" % k)
+            with open(os.path.join(d, "rss"), "w") as f:
+                f.write("ebpf\n")
             with open(os.path.join(d, "output.txt"), "w") as f:
                 for i in range(3):
                     f.write("RESULT tput_run=%d bytes=67108864 ms=%d ok=1\n"
@@ -212,6 +217,27 @@ class Report(unittest.TestCase):
                          r"virtio-mq, iscsi: patched control x own no-flood "
                          r"2.13, load 1 done; vanilla control x own no-flood "
                          r"no cells, load - -> NOT MET")
+
+    def test_rss_summary(self):
+        self.assertIn("rss=on for both kernels; eBPF RSS in 11 of 11 "
+                      "virtio-mq guests.", self.text)
+
+    def test_overwhelming_on_software_rss(self):
+        # A patched guest that got QEMU's software RSS: not the testbed.
+        shutil.rmtree(os.path.join(self.root, "cells"))
+        base = "nic=virtio-mq storage=nbd kernel=patched flood=%s " \
+            "rate=%s run=1"
+        cell(self.root, "patched-none", base % ("none", "-1"), 50)
+        cell(self.root, "patched-unpaced", base % ("unpaced", "0"), 50,
+             rss="software")
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("eBPF RSS in 1 of 2 virtio-mq guests (not: "
+                      "patched-unpaced software)", r.stdout)
+        self.assertRegex(r.stdout, r"virtio-mq, nbd: patched control x own "
+                         r"no-flood 1.00, load 1 done \(RSS not eBPF in "
+                         r"1\);.* -> NOT MET")
 
     def test_overwhelming_without_cells(self):
         # Only no-flood cells: the target still prints, NOT MET.
