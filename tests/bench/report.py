@@ -271,7 +271,7 @@ def read_params(root):
             for line in f:
                 p.update(kv_line(line))
                 if line.startswith(("nics=", "storage=", "kernels=",
-                                    "floods=")):
+                                    "floods=", "qemu=")):
                     k, v = line.rstrip("\n").split("=", 1)
                     p[k] = v
     except OSError:

@@ -133,7 +133,8 @@ class Report(unittest.TestCase):
         with open(os.path.join(self.root, "params"), "w") as f:
             f.write("nics=virtio-mq\nstorage=nbd iscsi\n"
                     "kernels=vanilla patched\nfloods=none carried unpaced\n"
-                    "runs=1\nmem=256 smp=2 procs=4 mib=192 hang=120\n")
+                    "runs=1\nmem=256 smp=2 procs=4 mib=192 hang=120\n"
+                    "qemu=QEMU emulator version 10.0.2 (Debian x)\n")
         base = "nic=virtio-mq storage=%s kernel=%s flood=%s rate=%s run=1"
         cell(self.root, "vanilla-none", base % ("nbd", "vanilla", "none",
                                                 "-1"), 100)
@@ -219,7 +220,9 @@ class Report(unittest.TestCase):
                          r"no cells, load - -> NOT MET")
 
     def test_rss_summary(self):
-        self.assertIn("rss=on for both kernels; eBPF RSS in 11 of 11 "
+        self.assertIn("QEMU: QEMU emulator version 10.0.2 (Debian x).  "
+                      "virtio-mq: 4 queue pairs on a 4-queue tap, rss=on "
+                      "for both kernels; eBPF RSS in 11 of 11 "
                       "virtio-mq guests.", self.text)
 
     def test_overwhelming_on_software_rss(self):
