@@ -19,6 +19,8 @@ bin=$dir/bin/ethtool
 apt=$dir/apt
 
 die() { echo "ethtool: $*" >&2; exit 1; }
+# shellcheck source=mk/apt-own.sh
+. "$(dirname "$0")/apt-own.sh"
 
 stamp=$( (echo "$ETHTOOL_DEB_VERSION"; cat "$0" tools/ethtool/*.patch) |
 	 sha256sum | cut -d' ' -f1)
@@ -32,18 +34,12 @@ fi
 ver=${ETHTOOL_DEB_VERSION#*:}
 dsc=$dir/dl/ethtool_$ver.dsc
 if [ ! -f "$dsc" ]; then
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/dl"
-	echo "deb-src http://deb.debian.org/debian bookworm main" \
-		> "$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-	      -o "Dir::Etc::SourceParts=/dev/null"
-	      -o "Dir::State::Lists=$apt/lists"
-	      -o "Dir::Cache=$apt/cache"
-	      -o "APT::Sandbox::User=root")
+	mkdir -p "$dir/dl"
+	apt_own "$apt" "deb-src http://deb.debian.org/debian bookworm main"
 	echo "ethtool: apt-get source ethtool=$ETHTOOL_DEB_VERSION" >&2
-	apt-get -q "${opts[@]}" update > "$dir/apt.log" 2>&1 ||
+	apt-get -q "${apt_opts[@]}" update > "$dir/apt.log" 2>&1 ||
 		die "apt-get update failed: $(tail -3 "$dir/apt.log")"
-	(cd "$dir/dl" && apt-get -q "${opts[@]}" source --download-only \
+	(cd "$dir/dl" && apt-get -q "${apt_opts[@]}" source --download-only \
 		"ethtool=$ETHTOOL_DEB_VERSION") >> "$dir/apt.log" 2>&1 ||
 		die "apt-get source failed: $(tail -3 "$dir/apt.log")"
 fi

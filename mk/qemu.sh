@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# qemu.sh [--print]: unpack QEMU 10 from bookworm-backports into
+# qemu.sh: unpack QEMU 10 from bookworm-backports into
 # $BUILD/qemu/root, beside the system's QEMU 7.2, for the bench and the
 # tests.  Its virtio-net does RSS in the host kernel's tun, through QEMU's
 # eBPF steering program (QEMU 7.2's cannot load under libbpf 1.x and falls
@@ -11,8 +11,8 @@
 # host's apt configuration and its QEMU stay as they are; the shared
 # libraries QEMU 10 needs are those of bookworm's qemu-system-x86, which
 # mk/deps.sh installs.  The versions are pinned in the Makefile
-# (QEMU_DEB_VERSION, SEABIOS_DEB_VERSION).  --print prints the binary's
-# path and exits non-zero when it is not unpacked.
+# (QEMU_DEB_VERSION, SEABIOS_DEB_VERSION); tests/bench/qemu-run.sh runs
+# $BUILD/qemu/root/usr/bin/qemu-system-x86_64.
 
 set -eu
 : "${BUILD:?}" "${QEMU_DEB_VERSION:?}" "${SEABIOS_DEB_VERSION:?}"
@@ -24,32 +24,22 @@ pkgs="qemu-system-x86=$QEMU_DEB_VERSION qemu-system-common=$QEMU_DEB_VERSION
       qemu-system-data=$QEMU_DEB_VERSION seabios=$SEABIOS_DEB_VERSION"
 
 die() { echo "qemu: $*" >&2; exit 1; }
+# shellcheck source=mk/apt-own.sh
+. "$(dirname "$0")/apt-own.sh"
 
 stamp=$(echo "$pkgs" | sha256sum | cut -d' ' -f1)
-if [ "${1:-}" = --print ]; then
-	[ -x "$bin" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ] ||
-		die "QEMU $QEMU_DEB_VERSION is not unpacked (run make deps)"
-	echo "$bin"
-	exit 0
-fi
 if [ -x "$bin" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$dir/dl"
-echo "deb http://deb.debian.org/debian bookworm-backports main" \
-	> "$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list"
-      -o "Dir::Etc::SourceParts=/dev/null"
-      -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::Cache=$apt/cache"
-      -o "APT::Sandbox::User=root")
+mkdir -p "$dir/dl"
+apt_own "$apt" "deb http://deb.debian.org/debian bookworm-backports main"
 echo "qemu: downloading QEMU $QEMU_DEB_VERSION from bookworm-backports"
-apt-get -q "${opts[@]}" update > "$dir/apt.log" 2>&1 ||
+apt-get -q "${apt_opts[@]}" update > "$dir/apt.log" 2>&1 ||
 	die "apt-get update failed: $(tail -3 "$dir/apt.log")"
 rm -f "$dir"/dl/*.deb
 # shellcheck disable=SC2086
-(cd "$dir/dl" && apt-get -q "${opts[@]}" download $pkgs) \
+(cd "$dir/dl" && apt-get -q "${apt_opts[@]}" download $pkgs) \
 	>> "$dir/apt.log" 2>&1 ||
 	die "apt-get download failed: $(tail -3 "$dir/apt.log")"
 
