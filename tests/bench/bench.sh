@@ -266,6 +266,18 @@ echo "bench: NICs [$NICS] storage [$STORAGE] kernels [$KERNELS]" \
 	echo "date=$(date -u +%FT%TZ)"
 } >> "$OUT/params"
 
+# rate_guest MODE NIC RATES KEY: a vanilla guest that runs cell.sh's MODE over
+# RATES (calibrate, deliver) on NIC; sets r to its RESULT KEY.
+rate_guest()
+{
+	peer_args nbd
+	# shellcheck disable=SC2046
+	guest "$1-$2" --kernel vanilla $(nic_args "$2" vanilla) \
+		--timeout 600 "${PEERS[@]}" -- \
+		"CELL_MODE=$1 CELL_STORAGE=nbd CELL_RATES='$3' /rxr/cell.sh"
+	r=$(result "$OUT/cells/$1-$2" "$4")
+}
+
 # --- Calibration: the carried rate per NIC, on vanilla ---------------------
 if [[ " $FLOODS " == *" carried "* ]]; then
 	for nic in $NICS; do
@@ -275,12 +287,7 @@ if [[ " $FLOODS " == *" carried "* ]]; then
 			continue
 		fi
 		t0=$(date +%s)
-		peer_args nbd
-		# shellcheck disable=SC2046
-		guest "calibrate-$nic" --kernel vanilla $(nic_args "$nic" vanilla) \
-			--timeout 600 "${PEERS[@]}" -- \
-			"CELL_MODE=calibrate CELL_STORAGE=nbd CELL_RATES='$RATES' /rxr/cell.sh"
-		r=$(result "$OUT/cells/calibrate-$nic" carried_rate)
+		rate_guest calibrate "$nic" "$RATES" carried_rate
 		if ! [[ $r =~ ^[0-9]+$ ]]; then
 			set -- $RATES
 			echo "bench: $nic: no rate carried within 2x (got '${r:-nothing}');" \
@@ -307,12 +314,7 @@ if [[ " $FLOODS " == *" unpaced "* ]]; then
 			echo "delivered_$nic=$r (given)" >> "$OUT/params"
 		else
 			t0=$(date +%s)
-			peer_args nbd
-			# shellcheck disable=SC2046
-			guest "deliver-$nic" --kernel vanilla $(nic_args "$nic" vanilla) \
-				--timeout 600 "${PEERS[@]}" -- \
-				"CELL_MODE=deliver CELL_STORAGE=nbd CELL_RATES='0 $DELIVER_RATES' /rxr/cell.sh"
-			r=$(result "$OUT/cells/deliver-$nic" delivered_rate)
+			rate_guest deliver "$nic" "0 $DELIVER_RATES" delivered_rate
 			[[ $r =~ ^[0-9]+$ ]] ||
 				die "$nic: no rate delivered whole by the tap (got '${r:-nothing}'; $OUT/cells/deliver-$nic)"
 			echo "delivered_$nic=$r" >> "$OUT/params"
