@@ -115,8 +115,13 @@ check_ok "ethtool -X naming the reserve queue" \
 	ethtool -X "$NIC" weight $(for ((q = 0; q < NQ0; q++)); do
 		[ "$q" = "$RQ" ] && printf '1 ' || printf '0 '; done)
 check_ok "an ordinary transfer" xfer -n
-check_eq "ordinary frames that reached the reserve queue" 0 \
-	$(($(estat "rx${RQ}_rxr_recycled") - r0))
+n=$(($(estat "rx${RQ}_rxr_recycled") - r0))
+check_eq "ordinary frames that reached the reserve queue" 0 "$n"
+if [ "$n" -ne 0 ]; then
+	# Which connection, and the priority flows it may share a bucket with.
+	echo "# rxr_sock: $(tr '\n' ' ' < /tmp/rxr_vadmin.out)"
+	sed 's/^/# /' "$RXR_PROC"
+fi
 check_ok "flow still in its bucket" poll 50 flow_in hw
 check_ok "a priority transfer" xfer
 check_ok "ethtool -X default" ethtool -X "$NIC" default
