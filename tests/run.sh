@@ -253,15 +253,15 @@ phase_selftests()
 # got eBPF RSS, steering in the host's tun (qemu-run.sh's DIR/rss).
 rss_check()
 {
-	local f n=0 bad=""
+	local f guests=0 bad=""
 
 	for f in "$results"/*/rss; do
 		[ -e "$f" ] || continue
-		n=$((n + 1))
+		guests=$((guests + 1))
 		[ "$(cat "$f")" = ebpf ] ||
 			bad="$bad $(basename "$(dirname "$f")")=$(cat "$f")"
 	done
-	if [ "$n" -eq 0 ]; then
+	if [ "$guests" -eq 0 ]; then
 		tap fail "${1}qemu: eBPF RSS on the virtio-mq guests" \
 			"no virtio-mq guest with QEMU's RSS ran"
 	elif [ -n "$bad" ]; then
@@ -269,7 +269,7 @@ rss_check()
 			"not eBPF RSS:$bad"
 	else
 		tap pass "${1}qemu: eBPF RSS on the virtio-mq guests" \
-			"$n guests, $(tests/bench/qemu-run.sh --version)"
+			"$guests guests, $(tests/bench/qemu-run.sh --version)"
 	fi
 }
 
