@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # apt-own.sh, sourced: apt state of the build's own, so that packages from
@@ -10,6 +11,7 @@ apt_own()
 {
 	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
 	echo "$2" > "$1/sources.list"
+	# shellcheck disable=SC2034 # the caller's
 	apt_opts=(-o "Dir::Etc::SourceList=$1/sources.list"
 		  -o "Dir::Etc::SourceParts=/dev/null"
 		  -o "Dir::State::Lists=$1/lists"
