@@ -393,8 +393,9 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # dropped (tests/bench/flood-peer.sh).  Empty when the peer does not answer.
 tap_stats()
 {
-	timeout 5 bash -c \
-		"exec 3<>/dev/tcp/$RXR_PEER4/$RXR_STATS_PORT && cat <&3" 2> /dev/null
+	local peer=/dev/tcp/$RXR_PEER4/$RXR_STATS_PORT
+
+	timeout 5 bash -c "exec 3<>$peer && cat <&3" 2> /dev/null
 }
 
 # tap_delta BEFORE AFTER KEY: how much KEY (q0, q1, ..., tx, drop) grew

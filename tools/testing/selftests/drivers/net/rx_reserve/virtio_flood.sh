@@ -81,7 +81,7 @@ fi
 
 unpaced()
 {
-	local a b q t0 ms c0 c1
+	local a b q t v t0 ms c0 c1 per_q qemu
 
 	a=$(tap_stats)
 	t0=$(now_ms)
@@ -96,16 +96,21 @@ unpaced()
 	# tun handed to QEMU per tap queue and what it dropped, and how busy
 	# QEMU's threads were (% of one host CPU; its main thread moves
 	# every queue's frames); then the guest's CPUs during the transfer.
+	per_q="" qemu=""
+	for ((q = 0; q < NQ; q++)); do
+		per_q+="q$q=$(tap_delta "$a" "$b" "q$q") "
+	done
+	for t in main vcpu other; do
+		v=$(tap_delta "$a" "$b" "qemu_$t")
+		qemu+="$((v * 1000 / (ms > 0 ? ms : 1))) "
+	done
+	# shellcheck disable=SC2086 # three numbers
+	set -- $qemu
 	[ -n "$a" ] && [ -n "$b" ] &&
 		echo "# RESULT unpaced_tap ms=$ms" \
 		     "tx=$(tap_delta "$a" "$b" tx)" \
-		     "drop=$(tap_delta "$a" "$b" drop)" \
-		     "$(for ((q = 0; q < NQ; q++)); do
-			printf 'q%d=%s ' "$q" "$(tap_delta "$a" "$b" "q$q")"; done)" \
-		     "$(for t in main vcpu other; do
-			printf 'qemu_%s_pct=%s ' "$t" \
-				$(($(tap_delta "$a" "$b" "qemu_$t") * 1000 / (ms > 0 ? ms : 1)))
-			done)"
+		     "drop=$(tap_delta "$a" "$b" drop) $per_q" \
+		     "qemu_main_pct=$1 qemu_vcpu_pct=$2 qemu_other_pct=$3"
 	echo "# RESULT unpaced_guest_cpu $(echo "$c0 $c1" | awk '{
 		# cpu user nice system idle iowait irq softirq steal, twice
 		for (i = 2; i <= 9; i++) { d[i] = $(i + 11) - $i; t += d[i] }
