@@ -16,9 +16,17 @@
 #     the tap's per-queue transmit packet counts, "q0=N q1=N ...": the
 #     queues tun delivered to the guest on; then "tx=N drop=N", the
 #     packets tun handed to QEMU and those it dropped, all queues; then
-#     "qemu_main=N qemu_vcpu=N qemu_other=N", the CPU ticks of the QEMU
-#     in this namespace: its main thread (the I/O loop that moves every
-#     virtio-net queue's frames), its vCPU threads and the rest.
+#     "qemu_main=N qemu_vcpu=N qemu_other=N peer=N", the CPU ticks of the
+#     QEMU in this namespace (its main thread, the I/O loop that moves
+#     every virtio-net queue's frames; its vCPU threads; the rest) and of
+#     the peer's own processes (the flood's senders, the data server);
+#     last "host_busy=N host_softirq=N host_all=N", the host's CPU ticks
+#     from /proc/stat, all CPUs together.
+#
+# RXR_PEER_FLOOD_SCHED=idle runs the flood's senders as SCHED_IDLE, so
+# that they take only the host CPU time nothing else wants: on these
+# 2-core hosts the "wire" shares its cores with the guest, and this
+# separates the cost of sending the flood from the cost of receiving it.
 #
 # It prints one "flood: ..." line per stream and request.  qemu-run.sh kills
 # it when the guest is done; it also gives up by itself after an hour.
@@ -49,33 +57,43 @@ pids+=($!)
 python3 - "$stats_port" <<'PY' &
 import os, re, socket, subprocess, sys
 
-def qemu_cpu():
-    """CPU ticks (utime + stime) of the QEMU in this network namespace,
-    per thread: " qemu_main=N qemu_vcpu=N qemu_other=N".  The main thread
-    is QEMU's I/O loop, which moves every virtio-net queue's frames
-    (vhost=off); the vCPU threads are named "CPU n/TCG"."""
+def ticks(pid, tid):
+    """utime + stime of one thread, and its name."""
+    with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
+        st = f.read()
+    v = st[st.rindex(")") + 2:].split()
+    return st[st.index("(") + 1:st.rindex(")")], int(v[11]) + int(v[12])
+
+
+def cpu():
+    """CPU ticks of the processes in this network namespace: the QEMU's
+    main thread (its I/O loop, which moves every virtio-net queue's
+    frames, vhost=off), its vCPU threads ("CPU n/TCG") and the rest, and
+    the peer's own processes (the flood's senders, the data server, this
+    script); then the host's, from /proc/stat, all CPUs."""
     me = os.stat("/proc/self/ns/net").st_ino
+    t = {"qemu_main": 0, "qemu_vcpu": 0, "qemu_other": 0, "peer": 0}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             if os.stat("/proc/%s/ns/net" % pid).st_ino != me:
                 continue
             with open("/proc/%s/comm" % pid) as f:
-                if not f.read().startswith("qemu-system"):
-                    continue
-            t = {"main": 0, "vcpu": 0, "other": 0}
+                qemu = f.read().startswith("qemu-system")
             for tid in os.listdir("/proc/%s/task" % pid):
-                with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
-                    st = f.read()
-                name = st[st.index("(") + 1:st.rindex(")")]
-                v = st[st.rindex(")") + 2:].split()
-                ticks = int(v[11]) + int(v[12])
-                k = "main" if tid == pid else \
-                    "vcpu" if name.endswith("/TCG") else "other"
-                t[k] += ticks
-            return "".join(" qemu_%s=%d" % kv for kv in t.items())
+                name, n = ticks(pid, tid)
+                k = "peer" if not qemu else "qemu_main" if tid == pid \
+                    else "qemu_vcpu" if name.endswith("/TCG") \
+                    else "qemu_other"
+                t[k] += n
         except (OSError, ValueError, IndexError):
             continue
-    return ""
+    with open("/proc/stat") as f:
+        # cpu user nice system idle iowait irq softirq steal
+        v = [int(x) for x in f.readline().split()[1:9]]
+    t["host_busy"] = sum(v) - v[3] - v[4]
+    t["host_softirq"] = v[6]
+    t["host_all"] = sum(v)
+    return "".join(" %s=%d" % kv for kv in t.items())
 
 
 srv = socket.socket()
@@ -99,7 +117,7 @@ while True:
         st = "/sys/class/net/%s/statistics/" % taps[0]
         with open(st + "tx_packets") as f, open(st + "tx_dropped") as g:
             line += " tx=%d drop=%d" % (int(f.read()), int(g.read()))
-    line += qemu_cpu()
+    line += cpu()
     conn.sendall((line + "\n").encode())
     conn.close()
 PY
@@ -118,6 +136,13 @@ request()
 	[ "$secs" -ge 1 ] && [ "$secs" -le 600 ]
 }
 
+sched=${RXR_PEER_FLOOD_SCHED:-other}
+case $sched in
+other) run=() ;;
+idle) run=(chrt --idle 0) ;;
+*) echo "flood-peer: RXR_PEER_FLOOD_SCHED=$sched: not other or idle"; exit 1 ;;
+esac
+
 end=$((SECONDS + 3600))
 while [ "$SECONDS" -lt "$end" ]; do
 	if ! request; then
@@ -126,11 +151,11 @@ while [ "$SECONDS" -lt "$end" ]; do
 	fi
 	pace=()
 	[ "$rate" -gt 0 ] && pace=(-r "$rate")
-	echo "flood-peer: request rate=$rate seconds=$secs"
-	"$bin/flood" -d "$guest" -p 9,5001 "${pace[@]}" -t "$secs" -n 8 \
+	echo "flood-peer: request rate=$rate seconds=$secs sched=$sched"
+	"${run[@]}" "$bin/flood" -d "$guest" -p 9,5001 "${pace[@]}" -t "$secs" -n 8 \
 		-s 64:1400 &
 	udp=$!
-	"$bin/flood" -T -d "$guest" -p 5002 -t "$secs" &
+	"${run[@]}" "$bin/flood" -T -d "$guest" -p 5002 -t "$secs" &
 	tcp=$!
 	pids+=("$udp" "$tcp")
 	wait "$udp" "$tcp"

@@ -81,43 +81,73 @@ fi
 
 unpaced()
 {
-	local a b q t v t0 ms c0 c1 per_q qemu
+	local a b q t v t0 ms c0 c1 e0 e1 per_q cpu
 
 	a=$(tap_stats)
 	t0=$(now_ms)
 	flood 0 30 || { RET=$ksft_fail; return; }
 	sleep 1
-	c0=$(head -n 1 /proc/stat)
+	c0=$(grep '^cpu' /proc/stat)
+	e0=$(ethtool -S "$NIC")
 	transfer 25
-	c1=$(head -n 1 /proc/stat)
+	e1=$(ethtool -S "$NIC")
+	c1=$(grep '^cpu' /proc/stat)
 	b=$(tap_stats)
 	ms=$(($(now_ms) - t0))
 	# Where the flood went, from its start to the transfer's end: what
-	# tun handed to QEMU per tap queue and what it dropped, and how busy
-	# QEMU's threads were (% of one host CPU; its main thread moves
-	# every queue's frames); then the guest's CPUs during the transfer.
-	per_q="" qemu=""
+	# tun handed to QEMU per tap queue and what it dropped; how busy
+	# QEMU's threads and the peer's processes were (% of one host CPU;
+	# QEMU's main thread moves every queue's frames) and the host as a
+	# whole (% of all its CPUs).  Then the guest's CPUs during the
+	# transfer, all together and each.
+	per_q="" cpu=""
 	for ((q = 0; q < NQ; q++)); do
 		per_q+="q$q=$(tap_delta "$a" "$b" "q$q") "
 	done
-	for t in main vcpu other; do
-		v=$(tap_delta "$a" "$b" "qemu_$t")
-		qemu+="$((v * 1000 / (ms > 0 ? ms : 1))) "
+	for t in qemu_main qemu_vcpu qemu_other peer; do
+		v=$(tap_delta "$a" "$b" "$t")
+		cpu+="${t}_pct=$((v * 1000 / (ms > 0 ? ms : 1))) "
 	done
-	# shellcheck disable=SC2086 # three numbers
-	set -- $qemu
+	v=$(tap_delta "$a" "$b" host_all)
+	for t in host_busy host_softirq; do
+		cpu+="${t}_pct=$(($(tap_delta "$a" "$b" "$t") * 100 /
+				  (v > 0 ? v : 1))) "
+	done
 	[ -n "$a" ] && [ -n "$b" ] &&
 		echo "# RESULT unpaced_tap ms=$ms" \
 		     "tx=$(tap_delta "$a" "$b" tx)" \
-		     "drop=$(tap_delta "$a" "$b" drop) $per_q" \
-		     "qemu_main_pct=$1 qemu_vcpu_pct=$2 qemu_other_pct=$3"
-	echo "# RESULT unpaced_guest_cpu $(echo "$c0 $c1" | awk '{
-		# cpu user nice system idle iowait irq softirq steal, twice
-		for (i = 2; i <= 9; i++) { d[i] = $(i + 11) - $i; t += d[i] }
+		     "drop=$(tap_delta "$a" "$b" drop) $per_q$cpu"
+	echo "# RESULT unpaced_guest_cpu $(printf '%s\n%s\n' "$c0" "$c1" |
+		awk '{
+		# cpuN user nice system idle iowait irq softirq steal
+		if (!($1 in seen)) {
+			seen[$1] = 1; names[++n] = $1
+			for (i = 2; i <= 9; i++) b[$1, i] = $i
+			next
+		}
+		t = 0
+		for (i = 2; i <= 9; i++) {
+			d[i] = $i - b[$1, i]; t += d[i]
+		}
 		t = t > 0 ? t : 1
-		printf "user=%d%% system=%d%% idle=%d%% irq=%d%% softirq=%d%%",
-			100 * (d[2] + d[3]) / t, 100 * d[4] / t, 100 * d[5] / t,
-			100 * d[7] / t, 100 * d[8] / t }')"
+		out[$1] = sprintf("user=%d%% system=%d%% idle=%d%% irq=%d%% softirq=%d%%",
+			100 * (d[2] + d[3]) / t, 100 * d[4] / t,
+			100 * d[5] / t, 100 * d[7] / t, 100 * d[8] / t)
+		if ($1 != "cpu")
+			sub(/user=/, $1 ":user=", out[$1])
+		}
+		END {
+			s = out["cpu"]
+			for (i = 2; i <= n; i++)
+				s = s " " out[names[i]]
+			print s
+		}')"
+	# The guest's per-queue receive counters during the transfer.
+	echo "# RESULT unpaced_guest_queues $(printf '%s\n%s\n' "$e0" "$e1" |
+		awk '$1 ~ /^rx_queue_[0-9]+_(packets|drops):$/ {
+			k = substr($1, 10, length($1) - 10)
+			if (!(k in b)) { b[k] = $2; keys[++n] = k; next }
+			printf "q%s=%d ", k, $2 - b[k] }')"
 	echo "# unpaced: rxr_sock said: $(tr '\n' ' ' < "$XFER_OUT")"
 	echo "# unpaced: $XFER_BYTES of $BYTES bytes in $XFER_MS ms" \
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
