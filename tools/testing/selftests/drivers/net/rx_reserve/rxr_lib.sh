@@ -388,14 +388,15 @@ qsum()
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# tap_stats: the peer's tap toward the guest, "q0=N q1=N ... tx=N drop=N":
+# tap_stats [SECONDS]: the peer's tap toward the guest, "q0=N q1=N ... tx=N drop=N":
 # packets per tap queue, all packets tun handed to QEMU, and those it
-# dropped (tests/bench/flood-peer.sh).  Empty when the peer does not answer.
+# dropped (tests/bench/flood-peer.sh); then CPU figures.  Empty when the
+# peer does not answer within SECONDS (default 5).
 tap_stats()
 {
 	local peer=/dev/tcp/$RXR_PEER4/$RXR_STATS_PORT
 
-	timeout 5 bash -c "exec 3<>$peer && cat <&3" 2> /dev/null
+	timeout "${1:-5}" bash -c "exec 3<>$peer && cat <&3" 2> /dev/null
 }
 
 # tap_delta BEFORE AFTER KEY: how much KEY (q0, q1, ..., tx, drop) grew
