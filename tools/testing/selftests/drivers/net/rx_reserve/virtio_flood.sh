@@ -145,9 +145,10 @@ unpaced()
 		}')"
 	# The guest's per-queue receive counters during the transfer (6.12's
 	# virtio-net counts packets per queue only in netlink qstats; patched
-	# counts them as rxN_rxr_packets).
+	# counts them as rxN_rxr_packets; rxN_drops there are its
+	# rxN_rxr_recycled and rxN_rxr_dropped).
 	echo "# RESULT unpaced_guest_queues $(printf '%s\n%s\n' "$e0" "$e1" |
-		awk '$1 ~ /^rx[0-9]+_(drops|kicks|rxr_packets|rxr_empty):$/ {
+		awk '$1 ~ /^rx[0-9]+_(drops|kicks|rxr_packets|rxr_recycled|rxr_dropped|rxr_empty):$/ {
 			k = substr($1, 1, length($1) - 1)
 			if (!(k in b)) { b[k] = $2; next }
 			printf "%s=%d ", k, $2 - b[k] }')"
