@@ -20,6 +20,8 @@
 #     QEMU in this namespace (its main thread, the I/O loop that moves
 #     every virtio-net queue's frames; its vCPU threads; the rest) and of
 #     the peer's own processes (the flood's senders, the data server);
+#     "qemu_main_wait=MS qemu_vcpu_wait=MS", how long QEMU's main and vCPU
+#     threads waited runnable for a host CPU (schedstat);
 #     last "host_busy=N host_softirq=N host_all=N", the host's CPU ticks
 #     from /proc/stat, all CPUs together.
 #
@@ -58,11 +60,15 @@ python3 - "$stats_port" <<'PY' &
 import os, re, socket, subprocess, sys
 
 def ticks(pid, tid):
-    """utime + stime of one thread, and its name."""
+    """One thread's name, its utime + stime in ticks, and the time it
+    spent runnable, waiting for a CPU, in ms (schedstat)."""
     with open("/proc/%s/task/%s/stat" % (pid, tid)) as f:
         st = f.read()
+    with open("/proc/%s/task/%s/schedstat" % (pid, tid)) as f:
+        wait = int(f.read().split()[1]) // 1000000
     v = st[st.rindex(")") + 2:].split()
-    return st[st.index("(") + 1:st.rindex(")")], int(v[11]) + int(v[12])
+    return (st[st.index("(") + 1:st.rindex(")")], int(v[11]) + int(v[12]),
+            wait)
 
 
 def cpu():
@@ -72,7 +78,8 @@ def cpu():
     the peer's own processes (the flood's senders, the data server, this
     script); then the host's, from /proc/stat, all CPUs."""
     me = os.stat("/proc/self/ns/net").st_ino
-    t = {"qemu_main": 0, "qemu_vcpu": 0, "qemu_other": 0, "peer": 0}
+    t = {"qemu_main": 0, "qemu_vcpu": 0, "qemu_other": 0, "peer": 0,
+         "qemu_main_wait": 0, "qemu_vcpu_wait": 0}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             if os.stat("/proc/%s/ns/net" % pid).st_ino != me:
@@ -80,11 +87,13 @@ def cpu():
             with open("/proc/%s/comm" % pid) as f:
                 qemu = f.read().startswith("qemu-system")
             for tid in os.listdir("/proc/%s/task" % pid):
-                name, n = ticks(pid, tid)
+                name, n, wait = ticks(pid, tid)
                 k = "peer" if not qemu else "qemu_main" if tid == pid \
                     else "qemu_vcpu" if name.endswith("/TCG") \
                     else "qemu_other"
                 t[k] += n
+                if k + "_wait" in t:
+                    t[k + "_wait"] += wait
         except (OSError, ValueError, IndexError):
             continue
     with open("/proc/stat") as f:

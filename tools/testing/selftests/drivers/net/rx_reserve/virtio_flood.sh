@@ -98,8 +98,9 @@ unpaced()
 	# Where the flood went, from its start to the transfer's end: what
 	# tun handed to QEMU per tap queue and what it dropped; how busy
 	# QEMU's threads and the peer's processes were (% of one host CPU;
-	# QEMU's main thread moves every queue's frames) and the host as a
-	# whole (% of all its CPUs).  Then the guest's CPUs during the
+	# QEMU's main thread moves every queue's frames), how long QEMU's
+	# threads waited for a host CPU, and the host as a whole (% of all
+	# its CPUs).  Then the guest's CPUs during the
 	# transfer, all together and each.
 	per_q="" cpu=""
 	for ((q = 0; q < NQ; q++)); do
@@ -108,6 +109,11 @@ unpaced()
 	for t in qemu_main qemu_vcpu qemu_other peer; do
 		v=$(tap_delta "$a" "$b" "$t")
 		cpu+="${t}_pct=$((v * 1000 / (ms > 0 ? ms : 1))) "
+	done
+	# How long they waited, runnable, for a host CPU (% of the time).
+	for t in qemu_main_wait qemu_vcpu_wait; do
+		v=$(tap_delta "$a" "$b" "$t")
+		cpu+="${t}_pct=$((v * 100 / (ms > 0 ? ms : 1))) "
 	done
 	v=$(tap_delta "$a" "$b" host_all)
 	for t in host_busy host_softirq; do
