@@ -42,6 +42,9 @@
 #   BENCH_DELIVERED "e1000e=RATE"  that rate, instead of calibrating it
 #   BENCH_CLASSIFY  1          run the classify guest (0: not)
 #   BENCH_QEMU      10         QEMU: 10 (bookworm-backports) or 7.2
+#   BENCH_FLOOD_SCHED  other   the flood senders' scheduling on the host:
+#                   other, or idle (SCHED_IDLE: they take only CPU time
+#                   that QEMU and the storage peer leave; RESULTS.md)
 #   BENCH_OUT       build/results/bench-<date>
 #
 # virtio-mq is virtio-net with 4 queue pairs on a 4-queue tap with QEMU's
@@ -81,6 +84,7 @@ TPUT=${BENCH_TPUT:-3}
 STALL=${BENCH_STALL:-240}
 CLASSIFY=${BENCH_CLASSIFY:-1}
 QEMU=${BENCH_QEMU:-10}
+FLOOD_SCHED=${BENCH_FLOOD_SCHED:-other}
 if [ -n "$demo" ]; then
 	NICS=${DEMO_NIC:-virtio-mq} STORAGE=nbd KERNELS="vanilla patched"
 	FLOODS=${DEMO_FLOOD:-unpaced} RUNS=1 TPUT=0
@@ -98,6 +102,12 @@ done
 [ "$RUNS" -ge 1 ] || die "BENCH_RUNS wants at least 1"
 case "$QEMU" in 10|7.2) ;; *) die "BENCH_QEMU wants 10 or 7.2, not '$QEMU'" ;; esac
 export RXR_QEMU=$QEMU
+case "$FLOOD_SCHED" in
+other|idle) ;;
+*) die "BENCH_FLOOD_SCHED wants other or idle, not '$FLOOD_SCHED'" ;;
+esac
+# tests/bench/flood-peer.sh reads it.
+export RXR_PEER_FLOOD_SCHED=$FLOOD_SCHED
 for n in $NICS; do
 	case "$n" in virtio-mq|virtio-mq-norss|virtio|e1000e) ;;
 	*) die "bad NIC $n" ;; esac
@@ -263,6 +273,7 @@ echo "bench: NICs [$NICS] storage [$STORAGE] kernels [$KERNELS]" \
 	echo "mem=$MEM smp=$SMP procs=$PROCS mib=$MIB hang=$HANG limit=$LIMIT"
 	echo "commit=$(git -C "$top" rev-parse --short HEAD 2> /dev/null)"
 	echo "qemu=$(tests/bench/qemu-run.sh --qemu "$QEMU" --version)"
+	echo "flood_sched=$FLOOD_SCHED"
 	echo "date=$(date -u +%FT%TZ)"
 } >> "$OUT/params"
 

@@ -635,8 +635,10 @@ def main(argv):
         params.get("date", "?"), params.get("commit", "?")))
     out.append("")
     out.append("QEMU: %s.  virtio-mq: 4 queue pairs on a 4-queue tap, "
-               "rss=on for both kernels; %s." % (
-                   params.get("qemu", "?"), rss_summary(cells)))
+               "rss=on for both kernels; %s.%s" % (
+                   params.get("qemu", "?"), rss_summary(cells),
+                   "  Flood senders SCHED_IDLE on the host."
+                   if params.get("flood_sched") == "idle" else ""))
     out.append("")
     g = table(root, cells, params, out)
     targets(g, cells, params, out)

@@ -225,6 +225,16 @@ class Report(unittest.TestCase):
                       "for both kernels; eBPF RSS in 11 of 11 "
                       "virtio-mq guests.", self.text)
 
+    def test_flood_sched(self):
+        self.assertNotIn("SCHED_IDLE", self.text)
+        with open(os.path.join(self.root, "params"), "a") as f:
+            f.write("flood_sched=idle\n")
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("virtio-mq guests.  Flood senders SCHED_IDLE on the "
+                      "host.", r.stdout)
+
     def test_overwhelming_on_software_rss(self):
         # A patched guest that got QEMU's software RSS: not the testbed.
         shutil.rmtree(os.path.join(self.root, "cells"))
@@ -285,7 +295,9 @@ class BenchArgs(unittest.TestCase):
                          ({"BENCH_KERNELS": "6.1"}, "bad kernel 6.1"),
                          ({"BENCH_RUNS": "x"}, "BENCH_RUNS wants a number"),
                          ({"BENCH_RUNS": "0"}, "at least 1"),
-                         ({"BENCH_RATES": "fast"}, "bad rate fast")):
+                         ({"BENCH_RATES": "fast"}, "bad rate fast"),
+                         ({"BENCH_FLOOD_SCHED": "fifo"},
+                          "BENCH_FLOOD_SCHED wants other or idle")):
             r = self.bench(**env)
             self.assertEqual(r.returncode, 2, env)
             self.assertIn(msg, r.stderr, env)
