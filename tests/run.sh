@@ -18,7 +18,8 @@
 # Prints TAP (one line per test), a "# phase" timing line per phase, and ends
 # with "N passed, N failed, N skipped".  Exits non-zero on any failure.  A
 # test that cannot run is a skip, with the reason; a guest that panics or
-# times out is a failure, with the tail of its console.
+# times out is a failure, with the tail of its console, and so is a splat
+# (WARNING, BUG, KASAN, lockdep, ...) on any guest's console.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -89,6 +90,29 @@ guest_tap()
 	126) tap fail "${prefix}guest" "died: see $out/console.log" ;;
 	*) [ -s "$out/results" ] || tap fail "${prefix}guest" "exit $rc" ;;
 	esac
+}
+
+# splat_check PREFIX DIR...: one TAP line per guest whose logs are in DIR:
+# no splat (tests/lib/splats.py: WARNING, BUG, KASAN, lockdep, ...) on its
+# console, but for mainline's known ones, which are printed.  Any other
+# splat fails, on every kernel.
+splat_check()
+{
+	local prefix=$1 d
+	shift
+
+	for d in "$@"; do
+		d=${d%/}
+		[ -f "$d/console.log" ] || continue
+		if python3 tests/lib/splats.py "$d/console.log" > "$d/splats"; then
+			grep ': known splat ' "$d/splats" | sed 's/^/# /'
+			tap pass "${prefix}no splat on ${d##*/}'s console"
+		else
+			sed 's/^/# /' "$d/splats"
+			tap fail "${prefix}no splat on ${d##*/}'s console" \
+				"$(grep -c ': splat ' "$d/splats") splat(s)"
+		fi
+	done
 }
 
 phase_build()
@@ -186,6 +210,7 @@ phase_kunit()
 	[ -s "$results/kunit-patched/results" ] ||
 		tap fail "kunit: patched kernel" "no KUnit output"
 	[ "$rc" -eq 0 ] || tap fail "kunit: guest" "exit $rc"
+	splat_check "kunit: " "$results/kunit-patched"
 	phase_end
 }
 
@@ -246,6 +271,7 @@ phase_selftests()
 	selftest_guests_run patched ""
 	unpaced_compare
 	rss_check "selftests: "
+	splat_check "selftests: " "$results"/selftests-*/ "$results"/unpaced-*/
 	phase_end
 }
 
@@ -353,6 +379,7 @@ phase_upstream()
 		"$results/upstream-vanilla/results"
 	compare "kunit " "$results/kunit-patched/results" \
 		"$results/kunit-vanilla/results" vanilla-only
+	splat_check "upstream: " "$results"/upstream-*/ "$results/kunit-vanilla"
 	phase_end
 }
 
@@ -435,18 +462,7 @@ phase_debug()
 		"RXR_KSFT_SLOW=$debug_slow /rxr/ksft.sh $list"
 	guest_tap "debug: upstream: " debug-upstream $?
 
-	for d in "$results"/debug-*/; do
-		d=${d%/}
-		[ -f "$d/console.log" ] || continue
-		if python3 tests/lib/splats.py "$d/console.log" > "$d/splats"; then
-			grep ': known splat ' "$d/splats" | sed 's/^/# /'
-			tap pass "debug: no splat on ${d##*/}'s console"
-		else
-			sed 's/^/# /' "$d/splats"
-			tap fail "debug: no splat on ${d##*/}'s console" \
-				"$(grep -c ': splat ' "$d/splats") splat(s)"
-		fi
-	done
+	splat_check "debug: " "$results"/debug-*/
 	phase_end
 }
 
