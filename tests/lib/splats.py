@@ -10,8 +10,10 @@ printed with the lines that follow it, up to its end-of-trace marker, a
 blank line or the next splat (40 lines at most).
 
 A few splats are mainline's, not rx-reserve's, and are listed in KNOWN with
-what shows it: each must match its own pattern over its whole report, and
-no rx-reserve function may appear in that report.  They are printed as
+what shows it: each must match its own patterns over its whole report, and
+no rx-reserve function may appear in that report.  Those that only count
+before /init never apply to a KUnit boot (kunit.enable=1 on the command
+line), which runs rx-reserve's suites before /init.  They are printed as
 "known splat", with the reason, and do not count.  Exit 0 when there is no
 other splat, 1 when there is one, 2 on a usage error or an unreadable
 console.
@@ -36,6 +38,9 @@ MAX_LINES = 40
 # rx-reserve's own code: a report that names any of it is never "known".
 OURS = re.compile(r"rxr_|rx_reserve|nsim_rxr|vnet_rxr|e1000e_rxr|ixgbe_rxr")
 INIT = re.compile(r"Run /init as init process")
+# A KUnit boot runs rx-reserve's suites before /init: nothing there is
+# known to be mainline's alone.
+KUNIT = re.compile(r"Kernel command line:.*\bkunit\.enable=1\b")
 # How far a report may run, for matching: to its last backtrace's end.
 REPORT_LINES = 400
 
@@ -56,7 +61,7 @@ KNOWN = [
      "locks share lock classes; block, nbd and SCSI frames only"),
     ("boot-stall",
      re.compile(r"soft lockup|rcu: INFO: .*detected stalls"),
-     [], True,
+     [r"\bacpi_\w+\+0x|\b(stop_machine|multi_cpu_stop)\w*\+0x"], True,
      "a vCPU stalled over 20 s before /init ran, before any test (ACPI, "
      "stop_machine): the debug kernel under TCG"),
 ]
@@ -107,8 +112,10 @@ def report(lines, start):
     return out
 
 
-def known(lines, start, init):
-    """The KNOWN entry the splat at lines[start] is, or None."""
+def known(lines, start, init, kunit=False):
+    """The KNOWN entry the splat at lines[start] is, or None.  init: the
+    index of /init's line, or None; kunit: a KUnit boot, where no
+    before-init entry applies."""
     text = report(lines, start)
     if any(OURS.search(line) for line in text):
         return None
@@ -117,7 +124,7 @@ def known(lines, start, init):
         name, head, needs, before_init, why = entry
         if not head.search(text[0]):
             continue
-        if before_init and (init is None or start > init):
+        if before_init and (kunit or init is None or start > init):
             continue
         if all(re.search(n, joined) for n in needs):
             return entry
@@ -145,8 +152,9 @@ def main(argv):
             return 2
         init = next((i for i, line in enumerate(lines)
                      if INIT.search(line)), None)
+        kunit = any(KUNIT.search(line) for line in lines[:200])
         for start, block in zip(heads(lines), splats(lines)):
-            entry = known(lines, start, init)
+            entry = known(lines, start, init, kunit)
             if entry:
                 print(f"{path}: known splat ({entry[0]}): {entry[4]}:")
             else:

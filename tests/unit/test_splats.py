@@ -166,6 +166,23 @@ class SplatsTest(unittest.TestCase):
         rc, out = self.run_main(late)
         self.assertEqual(rc, 1, out)
 
+    def test_boot_stall_needs_its_frames(self):
+        # A stall elsewhere than ACPI or stop_machine is not the known one.
+        rc, out = self.run_main(BOOT_STALL.replace(
+            "acpi_ds_exec_end_op+0x1dc/0x7e0", "virtnet_probe+0x10/0x900"))
+        self.assertEqual(rc, 1, out)
+        rc, out = self.run_main(BOOT_STALL.replace(
+            "acpi_ds_exec_end_op+0x1dc/0x7e0", "multi_cpu_stop+0x10/0x90"))
+        self.assertEqual(rc, 0, out)
+
+    def test_boot_stall_never_on_kunit(self):
+        # A KUnit boot runs rx-reserve's suites before /init.
+        rc, out = self.run_main(
+            "[    0.000000] Kernel command line: console=ttyS0 "
+            "kunit.enable=1 page_owner=on\n" + BOOT_STALL)
+        self.assertEqual(rc, 1, out)
+        self.assertIn(": splat 1:", out)
+
     def test_main_exit_codes(self):
         with tempfile.TemporaryDirectory() as d:
             clean = os.path.join(d, "clean.log")
