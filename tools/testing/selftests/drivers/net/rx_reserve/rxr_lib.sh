@@ -59,7 +59,8 @@ check_eq()
 	fi
 }
 
-# check_ok WHAT CMD...: log whether CMD succeeds, remember a failure.
+# check_ok WHAT CMD...: log whether CMD succeeds, remember a failure;
+# returns CMD's success.
 check_ok()
 {
 	local what=$1
@@ -70,6 +71,7 @@ check_ok()
 	else
 		printf 'FAIL: %s: %s failed\n' "$what" "$*"
 		RET=$ksft_fail
+		return 1
 	fi
 }
 

@@ -85,21 +85,16 @@ check_ok "XDP refused while rx-reserve is on" \
 echo "# $out"
 ethtool --set-priv-flags "$NIC" rx-reserve off
 out=$("$RXR_SOCK" xdp "$NIC" on)
-echo "# $out"
+check_eq "XDP attaches with rx-reserve off" "xdp: attached" "$out"
 if [ "$out" = "xdp: attached" ]; then
 	check_fail "private flag on refused under XDP" \
 		ethtool --set-priv-flags "$NIC" rx-reserve on
 	# Attaching XDP adds queue pairs for XDP_TX, and the driver commits
-	# RSS over them before it posts their buffers: QEMU may then park
-	# frames for good (the same happens on vanilla).  Reported only.
-	if xfer -n; then
-		echo "# an ordinary transfer under XDP: ok"
-	else
-		echo "# an ordinary transfer under XDP: failed (see above)"
-	fi
+	# RSS over them before it posts their buffers: QEMU's software RSS
+	# (QEMU before 8.0, or without CAP_BPF) may then park frames for
+	# good, on vanilla too.  The bench's QEMU steers in tun (eBPF RSS).
+	check_ok "an ordinary transfer under XDP" xfer -n
 	check_ok "XDP detached" "$RXR_SOCK" xdp "$NIC" off
-else
-	echo "# XDP does not attach here with rx-reserve off: $out"
 fi
 check_ok "private flag on after XDP" \
 	ethtool --set-priv-flags "$NIC" rx-reserve on
