@@ -131,26 +131,38 @@ phase_build()
 	phase_end
 }
 
+# unit_py FILE: one TAP line per test of a Python unittest file.  A run
+# that failed with no failed test line to show for it (an error in a
+# fixture, a line that does not parse) is one more failure.
+unit_py()
+{
+	local t=$1 rc log tapf
+
+	log=$results/$(basename "$t").log tapf=$results/$(basename "$t").tap
+	python3 -m unittest -v "$t" > "$log" 2>&1
+	rc=$?
+	sed -n 's/^test_[a-z0-9_]* (\([^)]*\)) \.\.\. \(.*\)$/\2\t\1/p' "$log" |
+	while IFS=$'\t' read -r res name; do
+		case "$res" in
+		ok) echo "pass	$name	" ;;
+		skipped*) echo "skip	$name	${res#skipped }" ;;
+		*) echo "fail	$name	$res" ;;
+		esac
+	done > "$tapf"
+	tap_from "tools: " "$tapf"
+	if [ "$rc" -ne 0 ] && ! grep -q '^fail' "$tapf"; then
+		grep -E '^(ERROR|FAIL):' "$log" | head -n 5 | sed 's/^/# /'
+		tap fail "tools: $t" "exit $rc; see $log"
+	fi
+}
+
 phase_tools()
 {
 	local t rc b
 
 	phase_start tools
 	for t in tests/unit/test_*.py; do
-		python3 -m unittest -v "$t" > "$results/$(basename "$t").log" 2>&1
-		rc=$?
-		sed -n 's/^test_[a-z0-9_]* (\([^)]*\)) \.\.\. \(.*\)$/\2\t\1/p' \
-			"$results/$(basename "$t").log" |
-		while IFS=$'\t' read -r res name; do
-			case "$res" in
-			ok) echo "pass	$name	" ;;
-			skipped*) echo "skip	$name	${res#skipped }" ;;
-			*) echo "fail	$name	$res" ;;
-			esac
-		done > "$results/$(basename "$t").tap"
-		tap_from "tools: " "$results/$(basename "$t").tap"
-		[ "$rc" -eq 0 ] || [ -s "$results/$(basename "$t").tap" ] ||
-			tap fail "tools: $t" "exit $rc"
+		unit_py "$t"
 	done
 	for t in tests/unit/test_*.c; do
 		[ -e "$t" ] || continue
