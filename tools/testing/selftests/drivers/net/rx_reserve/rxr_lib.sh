@@ -644,6 +644,12 @@ flood_cleanup()
 	rm -f "$XFER_OUT"
 }
 
+# below N MAX: N is a number from 0 to MAX - 1.
+below()
+{
+	[[ $1 =~ ^[0-9]+$ ]] && [[ $2 =~ ^[0-9]+$ ]] && [ "$1" -lt "$2" ]
+}
+
 # check_sampled QUEUE: the slot and rule that sample_flow() saw point at
 # the reserve queue QUEUE, when it saw them.  A short transfer may end
 # before /proc and ethtool -n (slow under a flood) show them, since the
@@ -651,11 +657,13 @@ flood_cleanup()
 # then the proof, and the *_admin.sh tests check both on a held flow.
 check_sampled()
 {
-	local slot
+	local slot slots
 
 	slot=$(kv slot <<< "$FLOW")
 	if [ "${slot:--1}" != -1 ]; then
-		check_ge "flow in an RSS bucket (slot)" 0 "$slot"
+		slots=$(grep "^dev $NIC " "$RXR_PROC" | kv slots)
+		check_ok "flow in one of $NIC's ${slots:-?} slots (slot $slot)" \
+			below "$slot" "${slots:-0}"
 	else
 		echo "# the flow's slot was not sampled while it lived"
 	fi
