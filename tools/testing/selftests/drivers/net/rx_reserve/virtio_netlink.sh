@@ -68,6 +68,12 @@ check_view()
 	poll 20 flows_hw_agree
 	check_eq "$want: flows_hw is ethtool -S's" "${FLOWS_HW#* }" \
 		"${FLOWS_HW% *}"
+	# And what both say: the held flow in a slot, or no flow in one.
+	if [ "$want" = hw ]; then
+		check_ge "$want: flows in slots (flows_hw)" 1 "${FLOWS_HW% *}"
+	else
+		check_eq "$want: flows in slots (flows_hw)" 0 "${FLOWS_HW% *}"
+	fi
 }
 
 # flows_hw_agree: flows_hw from netlink and from ethtool -S, read back to
