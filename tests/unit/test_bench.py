@@ -97,7 +97,13 @@ class Memload(unittest.TestCase):
 
 
 def cell(root, name, info, secs, end="DONE", extra="", console="",
-         swap_pages=25600, rss="ebpf"):
+         swap_pages=25600, rss="ebpf", counters=True):
+    """A bench cell; with counters, the guest's DELTA lines show the flood
+    arriving (UDP to the closed port) and a patched guest's /proc line."""
+    if counters:
+        extra = "DELTA net.Udp.NoPorts 1000\n" + extra
+        if "kernel=patched" in info and "PROC " not in extra:
+            extra += "\nPROC dev eth0 attached 1 reserve_queue 4 slots 32"
     d = os.path.join(root, "cells", name)
     os.makedirs(d)
     with open(os.path.join(d, "cell.info"), "w") as f:
@@ -219,6 +225,110 @@ class Report(unittest.TestCase):
                          r"2.13, load 1 done; vanilla control x own no-flood "
                          r"no cells, load - -> NOT MET")
 
+    def report(self):
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout
+
+    def replace_cell(self, name, info, secs, **kw):
+        shutil.rmtree(os.path.join(self.root, "cells", name))
+        cell(self.root, name, info, secs, **kw)
+
+    CARRIED = "nic=virtio-mq storage=nbd kernel=patched flood=carried " \
+        "rate=50000 run=1"
+    UNPACED = "nic=virtio-mq storage=nbd kernel=patched flood=unpaced " \
+        "rate=0 run=1"
+
+    def test_not_met_carried_ratio(self):
+        # 1.3x its no-flood time: over the carried target's 1.2x.
+        self.replace_cell("patched-carried", self.CARRIED, 65)
+        self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
+                         r"patched all clean, runs x own no-flood median "
+                         r"1.30; .* -> NOT MET")
+
+    def test_not_met_carried_hang(self):
+        self.replace_cell("patched-carried", self.CARRIED, 150, end="HANG")
+        self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
+                         r"patched NOT clean \(1 hang\).* -> NOT MET")
+
+    def test_not_met_flood_error(self):
+        # cell.sh's error=flood: the flood never started.
+        self.replace_cell("patched-carried", self.CARRIED, 55,
+                          extra="RESULT error=flood")
+        self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
+                         r"patched NOT clean \(1 done\) \(patched-carried: "
+                         r"error=flood\).* -> NOT MET")
+        self.replace_cell("patched-unpaced", self.UNPACED, 100,
+                          extra="RESULT error=flood")
+        self.assertRegex(self.report(), r"overwhelming flood \(unpaced\), "
+                         r"virtio-mq, nbd: patched .*\(patched-unpaced: "
+                         r"error=flood\).* -> NOT MET")
+
+    def test_not_met_flood_not_seen(self):
+        # Counters, but no datagram of the flood reached the guest's UDP.
+        self.replace_cell("patched-unpaced", self.UNPACED, 100,
+                          counters=False,
+                          extra="DELTA net.Tcp.InSegs 5000\n"
+                                "PROC dev eth0 attached 1 reserve_queue 4")
+        self.assertRegex(self.report(), r"virtio-mq, nbd: patched .*"
+                         r"\(patched-unpaced: flood not seen\).* -> NOT MET")
+
+    def test_not_met_without_counters(self):
+        # A cell with no counters at all: nothing shows the flood or the
+        # reserve pages.
+        self.replace_cell("patched-unpaced", self.UNPACED, 100,
+                          counters=False)
+        out = self.report()
+        self.assertRegex(out, r"virtio-mq, nbd: patched .*\(patched-unpaced: "
+                         r"no counters\).* -> NOT MET")
+        self.assertRegex(out, r"non-priority frames up in a reserve page, .*"
+                         r"no counters from patched-unpaced -> NOT MET")
+
+    def test_not_met_nonprio_frame(self):
+        # One non-priority frame went up in a lent page.
+        self.replace_cell("patched-unpaced", self.UNPACED, 100,
+                          extra="DELTA eth.rx0_rxr_lent_other 1")
+        self.assertRegex(self.report(), r"non-priority frames up in a "
+                         r"reserve page, .*: 1 -> NOT MET")
+
+    def test_not_met_no_steered_flow(self):
+        self.replace_cell("patched-carried", self.CARRIED, 55)
+        self.assertRegex(self.report(), r"non-priority frames up in a "
+                         r"reserve page, patched cells \(5, 0 with a steered "
+                         r"flow, 0 steered frames\): 0; no cell steered a "
+                         r"flow -> NOT MET")
+
+    def write_tput(self, kernel, ms):
+        d = os.path.join(self.root, "cells", "tput-%s" % kernel)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        with open(os.path.join(d, "cell.info"), "w") as f:
+            f.write("nic=virtio-mq kernel=%s run=1 rc=0\n" % kernel)
+        with open(os.path.join(d, "output.txt"), "w") as f:
+            for i in range(3):
+                f.write("RESULT tput_run=%d bytes=67108864 ms=%s ok=%d\n"
+                        % (i + 1, ms, 1 if ms else 0))
+
+    def test_not_met_tput(self):
+        # 0.9x of vanilla's throughput.
+        self.write_tput("patched", 1111)
+        self.assertRegex(self.report(), r"non-priority TCP stream .*"
+                         r"x0.900 -> NOT MET")
+        # No complete transfer on patched: missing data.
+        self.write_tput("patched", 0)
+        self.assertRegex(self.report(), r"non-priority TCP stream with a "
+                         r"priority flow armed, virtio-mq: no complete "
+                         r"transfer on patched -> NOT MET")
+
+    def test_not_met_classify_failed(self):
+        d = os.path.join(self.root, "cells", "classify")
+        os.makedirs(d)
+        with open(os.path.join(d, "output.txt"), "w") as f:
+            f.write("")
+        self.assertIn("rxr_test_classify_scale): no result -> NOT flat",
+                      self.report())
+
     def test_rss_summary(self):
         self.assertIn("QEMU: QEMU emulator version 10.0.2 (Debian x).  "
                       "virtio-mq: 4 queue pairs on a 4-queue tap, rss=on "
@@ -263,8 +373,9 @@ class Report(unittest.TestCase):
         self.assertRegex(r.stdout, r"overwhelming flood \(unpaced\), "
                          r"virtio-mq, nbd: patched control x own no-flood "
                          r"no cells, load -; .* -> NOT MET")
-        self.assertRegex(self.text, r"steered flow \(1 cells, 900 steered "
-                         r"frames\): 0 -> MET")
+        self.assertRegex(self.text, r"reserve page, patched cells \(5, 1 "
+                         r"with a steered flow, 900 steered frames\): 0 -> "
+                         r"MET")
         self.assertRegex(self.text, r"x0.990 -> MET")
 
     def test_failed_cell_from_console(self):
