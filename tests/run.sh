@@ -332,6 +332,23 @@ unpaced_compare()
 	fi
 	tap pass "selftests: unpaced flood, priority transfer, vanilla vs patched" \
 		"vanilla $(unpaced_fig "$v"); patched $(unpaced_fig "$p" "$v")"
+	# The figures are the test; the headline target is a verdict beside
+	# them, as make bench prints it (RESULTS.md).
+	echo "# unpaced: target, patched's whole transfer within 2x of its" \
+	     "no-flood time: $(unpaced_verdict "$p")"
+}
+
+# unpaced_verdict RESULT: MET when all the bytes arrived within twice the
+# same guest's no-flood time, NOT MET otherwise (missing figures too).
+unpaced_verdict()
+{
+	awk -v r="$1" 'BEGIN {
+		n = split(r, kv, /[ =]/)
+		for (i = 1; i < n; i++) f[kv[i]] = kv[i + 1]
+		ok = f["unpaced_bytes"] > 0 && f["unpaced_bytes"] == f["bytes"] &&
+		     f["base_ms"] > 0 && f["unpaced_ms"] <= 2 * f["base_ms"]
+		x = f["base_ms"] > 0 ? f["unpaced_ms"] / f["base_ms"] : 0
+		printf "%s (x%.2f)", (ok ? "MET" : "NOT MET"), x }'
 }
 
 # unpaced_guest NAME KERNEL: virtio_flood.sh's unpaced transfer alone, on 4

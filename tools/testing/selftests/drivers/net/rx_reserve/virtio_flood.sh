@@ -163,7 +163,7 @@ unpaced()
 	     "($((XFER_BYTES / (XFER_MS > 0 ? XFER_MS : 1))) bytes/ms;" \
 	     "no flood $BASE_MS ms)"
 	echo "# RESULT unpaced_ms=$XFER_MS unpaced_bytes=$XFER_BYTES" \
-	     "base_ms=$BASE_MS prio=${PRIO:-yes}"
+	     "base_ms=$BASE_MS prio=${PRIO:-yes} bytes=$BYTES"
 	flood_wait
 	# No bar for the time; what arrived must be the pattern.
 	[ "$XFER_BYTES" -eq 0 ] || check_eq "unpaced: data intact" 1 "$XFER_OK"
