@@ -649,10 +649,20 @@ def demo(root, cells, out):
     for key, cs in sorted(g.items()):
         c = cs[0]
         e = c.end
+        o = c.outcome()
+        what = o.upper() if o in ("done", "failed", "hang", "limit") else o
+        if e:
+            what += " after %.0f s" % e[1]
+        bad = ["%d %s" % (n, k) for k, n in (
+            ("processes killed", c.killed()),
+            ("corrupt", num(c.done_kv.get("corrupt"), 0)),
+            ("I/O error lines", c.console["io_errors"]),
+            ("OOM kills", c.console["oom"])) if n]
+        if bad or c.problems():
+            what += " (%s)" % ", ".join(bad + c.problems())
         out.append("%-8s %s, swap on %s, flood %s: %s; control %s/%s ms; "
                    "swapped out %s MiB at %s MiB/s; retrans %s" % (
-                       key[2], key[0], key[1], key[3],
-                       "%s after %.0f s" % (e[0], e[1]) if e else c.outcome(),
+                       key[2], key[0], key[1], key[3], what,
                        c.res.get("ctl_write_ms", "-"),
                        c.res.get("ctl_read_ms", "-"),
                        fmt(c.swapout_mib()), fmt(c.swapout_rate(), 2),

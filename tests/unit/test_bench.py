@@ -329,6 +329,25 @@ class Report(unittest.TestCase):
         self.assertIn("rxr_test_classify_scale): no result -> NOT flat",
                       self.report())
 
+    def test_demo_outcome(self):
+        # The demo says what became of the load, not memload's last word:
+        # a load whose processes were killed is FAILED.
+        shutil.rmtree(os.path.join(self.root, "cells"))
+        base = "nic=virtio-mq storage=nbd kernel=%s flood=unpaced rate=0 " \
+            "run=1"
+        cell(self.root, "patched-unpaced", base % "patched", 100)
+        cell(self.root, "vanilla-unpaced", base % "vanilla", 139,
+             end="FAILED",
+             console="[ 1.0] Read-error on swap-device (43:0:8)\n")
+        r = subprocess.run([sys.executable, REPORT, "--demo", self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"patched  virtio-mq, swap on nbd, flood "
+                         r"unpaced: DONE after 100 s; ")
+        self.assertRegex(r.stdout, r"vanilla  virtio-mq, swap on nbd, flood "
+                         r"unpaced: FAILED after 139 s \(3 processes killed, "
+                         r"1 I/O error lines\); ")
+
     def test_rss_summary(self):
         self.assertIn("QEMU: QEMU emulator version 10.0.2 (Debian x).  "
                       "virtio-mq: 4 queue pairs on a 4-queue tap, rss=on "
