@@ -56,8 +56,8 @@
 # system's QEMU 7.2 instead, whose software RSS parks tap queues.
 #
 # Output: the table (table.md), the raw logs of every guest, a CSV of swap
-# progress per cell and a PNG plot per NIC and storage (swap-out over time,
-# vanilla against patched), all under BENCH_OUT.
+# progress per cell and a PNG plot per NIC and storage (swap-out and
+# swap-in over time, vanilla against patched), all under BENCH_OUT.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)

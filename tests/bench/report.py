@@ -611,24 +611,34 @@ def plots(root, g, out):
     colour = {"vanilla": "#c0392b", "patched": "#2471a3"}
     dash = {"none": 1, "carried": 2, "unpaced": 3}
     for nic, st in sorted({(k[0], k[1]) for k in g}):
-        lines = []
+        series = []
         for (n, s, k, fl), cs in sorted(g.items()):
             if (n, s) != (nic, st) or not cs or not cs[0].series:
                 continue
-            lines.append("'%s' using 1:3 with lines lw 2 lc rgb '%s' "
-                         "dt %d title '%s, flood %s'" % (
-                             os.path.join(sdir, cs[0].name + ".csv"),
-                             colour.get(k, "black"), dash.get(fl, 1), k, fl))
-        if not lines:
+            series.append((os.path.join(sdir, cs[0].name + ".csv"),
+                           colour.get(k, "black"), dash.get(fl, 1),
+                           "%s, flood %s" % (k, fl)))
+        if not series:
             continue
         png = os.path.join(root, "plot-%s-%s.png" % (nic, st))
-        script = ("set terminal pngcairo size 900,540\n"
+        # Swap-out (the load writing its pages out) above swap-in (the
+        # load reading them back, where the storage's RX carries the data
+        # and the cells part ways), on the same time axis.
+        panels = ""
+        for col, what in ((3, "out"), (4, "in")):
+            panels += ("set title 'Swap-%s over time, %s, swap on %s "
+                       "(run 1)'\nset ylabel 'MiB swapped %s'\n"
+                       "plot %s\n" % (
+                           what, nic, st, what, ", ".join(
+                               "'%s' using 1:%d with lines lw 2 lc rgb '%s' "
+                               "dt %d title '%s'" % (f, col, c, d, t)
+                               for f, c, d, t in series)))
+        script = ("set terminal pngcairo size 900,900\n"
                   "set output '%s'\n"
-                  "set title 'Swap-out over time, %s, swap on %s (run 1)'\n"
+                  "set multiplot layout 2,1\n"
                   "set xlabel 'seconds since the load started'\n"
-                  "set ylabel 'MiB swapped out'\n"
-                  "set key left top\nset grid\n"
-                  "plot %s\n" % (png, nic, st, ", ".join(lines)))
+                  "set key right center\nset grid\n"
+                  "%sunset multiplot\n" % (png, panels))
         try:
             subprocess.run(["gnuplot"], input=script, text=True, check=True,
                            capture_output=True)
