@@ -329,6 +329,13 @@ class Report(unittest.TestCase):
         self.assertIn("rxr_test_classify_scale): no result -> NOT flat",
                       self.report())
 
+    def test_not_met_calibration_failed(self):
+        with open(os.path.join(self.root, "params"), "a") as f:
+            f.write("carried_virtio=none\ncarried_virtio-mq=50000\n")
+        self.assertIn("- carried flood, virtio: no carried rate (vanilla's "
+                      "control was over 2x at every rate of the "
+                      "calibration), no cells -> NOT MET", self.report())
+
     def test_demo_outcome(self):
         # The demo says what became of the load, not memload's last word:
         # a load whose processes were killed is FAILED.
