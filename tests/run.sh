@@ -414,10 +414,13 @@ phase_upstream()
 
 # compare PREFIX PATCHED VANILLA [vanilla-only]: one result per test; with
 # vanilla-only, only tests vanilla has (the project's own suites are not
-# upstream's).
+# upstream's).  A test that fails on patched fails, with vanilla's result
+# beside it, unless tests/upstream.xfail lists it with its reason and it
+# fails on vanilla too: then it is a skip (xfail).  One that skips on
+# patched skips, unless it passes on vanilla.
 compare()
 {
-	local prefix=$1 p=$2 v=$3 mode=${4:-} res name note vres
+	local prefix=$1 p=$2 v=$3 mode=${4:-} res name note vres why
 
 	[ -f "$p" ] || : > "$p"
 	[ -f "$v" ] || : > "$v"
@@ -427,12 +430,20 @@ compare()
 			[ "$mode" = vanilla-only ] && continue
 			vres=missing
 		fi
+		why=$(xfail_reason "$name")
 		if [ "$res" = pass ]; then
-			tap pass "upstream: $prefix$name" "patched pass, vanilla $vres"
+			tap pass "upstream: $prefix$name" \
+				"patched pass, vanilla $vres${why:+; listed in tests/upstream.xfail: remove it}"
 		elif [ "$vres" = pass ]; then
 			tap fail "upstream: $prefix$name" "REGRESSION: patched $res, vanilla pass"
+		elif [ "$res" = skip ]; then
+			tap skip "upstream: $prefix$name" \
+				"patched skip, vanilla $vres${note:+: $note}"
+		elif [ -n "$why" ]; then
+			tap skip "upstream: $prefix$name" "xfail: patched $res, vanilla $vres: $why"
 		else
-			tap skip "upstream: $prefix$name" "patched $res, vanilla $vres too${note:+: $note}"
+			tap fail "upstream: $prefix$name" \
+				"patched $res, vanilla $vres too${note:+: $note}; not in tests/upstream.xfail"
 		fi
 	done < "$p"
 	# A test vanilla ran that the patched kernel never reported is lost.
@@ -440,6 +451,14 @@ compare()
 		grep -q "	$name	" "$p" ||
 			tap fail "upstream: $prefix$name" "vanilla $vres, patched gave no result"
 	done < "$v"
+}
+
+# xfail_reason NAME: why tests/upstream.xfail expects NAME to fail; empty
+# when it does not list it.
+xfail_reason()
+{
+	awk -F'\t' -v n="$1" '!/^#/ && $1 == n { print $2; exit }' \
+		tests/upstream.xfail 2> /dev/null
 }
 
 # The debug kernel (config/debug.config: KASAN, lockdep, kmemleak,
