@@ -23,7 +23,7 @@ CMD ?=
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
 	ethtool debug \
 	test test-tools test-kunit test-selftests test-upstream test-debug \
-	boot demo bench patches checkpatch w1 clean distclean FORCE
+	boot demo bench patches checkpatch series-check w1 clean distclean FORCE
 
 all: kernels initramfs host-tools
 
@@ -125,6 +125,12 @@ patches: tree
 
 checkpatch: patches
 	@mk/checkpatch.sh
+
+# The series one patch at a time: each step builds, with no W=1 warning in
+# the files it touches (SERIES_FIRST, SERIES_LAST pick a range).  Slow: not
+# in make test.
+series-check: patches
+	@mk/series-check.sh
 
 clean:
 	rm -rf $(BUILD)/patched/out $(BUILD)/vanilla/out $(BUILD)/initramfs* \
