@@ -391,7 +391,8 @@ qsum()
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# tap_stats [SECONDS]: the peer's tap toward the guest, "q0=N q1=N ... tx=N drop=N":
+# tap_stats [SECONDS]: the peer's tap toward the guest,
+# "q0=N q1=N ... tx=N drop=N":
 # packets per tap queue, all packets tun handed to QEMU, and those it
 # dropped (tests/bench/flood-peer.sh); then CPU figures.  Empty when the
 # peer does not answer within SECONDS (default 5).
@@ -662,7 +663,7 @@ check_sampled()
 	slot=$(kv slot <<< "$FLOW")
 	if [ "${slot:--1}" != -1 ]; then
 		slots=$(grep "^dev $NIC " "$RXR_PROC" | kv slots)
-		check_ok "flow in one of $NIC's ${slots:-?} slots (slot $slot)" \
+		check_ok "flow in one of the ${slots:-?} slots (slot $slot)" \
 			below "$slot" "${slots:-0}"
 	else
 		echo "# the flow's slot was not sampled while it lived"

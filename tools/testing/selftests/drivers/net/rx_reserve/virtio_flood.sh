@@ -137,7 +137,8 @@ unpaced()
 			d[i] = $i - b[$1, i]; t += d[i]
 		}
 		t = t > 0 ? t : 1
-		out[$1] = sprintf("user=%d%% system=%d%% idle=%d%% irq=%d%% softirq=%d%%",
+		out[$1] = sprintf("user=%d%% system=%d%% idle=%d%% " \
+			"irq=%d%% softirq=%d%%",
 			100 * (d[2] + d[3]) / t, 100 * d[4] / t,
 			100 * d[5] / t, 100 * d[7] / t, 100 * d[8] / t)
 		if ($1 != "cpu")
@@ -154,7 +155,8 @@ unpaced()
 	# counts them as rxN_rxr_packets; rxN_drops there are its
 	# rxN_rxr_recycled and rxN_rxr_dropped).
 	echo "# RESULT unpaced_guest_queues $(printf '%s\n%s\n' "$e0" "$e1" |
-		awk '$1 ~ /^rx[0-9]+_(drops|kicks|rxr_packets|rxr_recycled|rxr_dropped|rxr_empty):$/ {
+		awk '$1 ~ /^rx[0-9]+_(drops|kicks):$/ ||
+		     $1 ~ /^rx[0-9]+_rxr_(packets|recycled|dropped|empty):$/ {
 			k = substr($1, 1, length($1) - 1)
 			if (!(k in b)) { b[k] = $2; next }
 			printf "%s=%d ", k, $2 - b[k] }')"
