@@ -29,14 +29,8 @@ tmp=$BUILD/$kind/config.tmp
 mkdir -p "$out"
 out=$(readlink -f "$out")
 
-cc=gcc
-if command -v ccache >/dev/null; then
-	cc="ccache gcc"
-	CCACHE_BASEDIR=$(readlink -f "$BUILD")
-	export CCACHE_BASEDIR
-	# ccache keeps its cache under $HOME; without one, under build/.
-	[ -n "${HOME:-}" ] || export CCACHE_DIR=$CCACHE_BASEDIR/ccache
-fi
+# shellcheck source=mk/ccache.sh
+source "$(dirname "$0")/ccache.sh"
 kmake() { make -C "$src" O="$out" CC="$cc" -j"$(nproc)" "$@"; }
 
 rm -rf "$tmp"

@@ -30,13 +30,8 @@ mapfile -t commits < <(git -C "$repo" rev-list --reverse base..upstream)
 [[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ && $first -ge 1 ]] ||
 	die "SERIES_FIRST and SERIES_LAST want numbers from 1"
 
-cc=gcc
-if command -v ccache > /dev/null; then
-	cc="ccache gcc"
-	CCACHE_BASEDIR=$(readlink -f "$BUILD")
-	export CCACHE_BASEDIR
-	[ -n "${HOME:-}" ] || export CCACHE_DIR=$CCACHE_BASEDIR/ccache
-fi
+# shellcheck source=mk/ccache.sh
+source "$(dirname "$0")/ccache.sh"
 kmake() { make -C "$src" O="$out" CC="$cc" -j"$(nproc)" "$@"; }
 
 if [ ! -e "$src/.git" ]; then
