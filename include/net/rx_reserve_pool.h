@@ -39,6 +39,7 @@ struct page *rxr_pool_take(struct rxr_pool *pool);
 bool rxr_pool_lendable(const struct rxr_pool *pool);
 unsigned int rxr_pool_size(const struct rxr_pool *pool);
 unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
+unsigned int rxr_pool_pages_out(void);
 
 /**
  * struct rxr_pool_stats - what a pool did, summed over CPUs

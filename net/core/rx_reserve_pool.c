@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <net/rx_reserve_pool.h>
 
 struct rxr_pool_pcpu_stats {
@@ -22,8 +23,12 @@ struct rxr_pool_pcpu_stats {
 
 /**
  * struct rxr_pool - a fixed set of reserved pages
- * @refcnt: references to the pool; the last one frees it
+ * @refcnt: references to the pool; the last one frees it, once every
+ *	page is back
  * @hand: where the next rxr_pool_take() starts looking (a clock hand)
+ * @drain_node: entry in the list of released pools waiting for pages
+ * @drain_since: jiffies when the last reference went
+ * @drain_warned: the wait was logged
  * @npages: number of pages, fixed at creation
  * @stats: per-CPU counters
  * @pages: the pages, each holding one reference of the pool's own
@@ -31,6 +36,9 @@ struct rxr_pool_pcpu_stats {
 struct rxr_pool {
 	refcount_t refcnt;
 	atomic_t hand;
+	struct list_head drain_node;
+	unsigned long drain_since;
+	bool drain_warned;
 	unsigned int npages;
 	struct rxr_pool_pcpu_stats __percpu *stats;
 	struct page *pages[] __counted_by(npages);
@@ -43,6 +51,82 @@ static void rxr_pool_free(struct rxr_pool *pool, unsigned int npages)
 	free_percpu(pool->stats);
 	kfree(pool);
 }
+
+/* Released pools whose pages are not all back yet, as page_pool keeps a
+ * pool with pages in flight: the pool, and the tag its pages carry, stay
+ * valid until the last page comes back from a ring or a socket.
+ */
+static LIST_HEAD(rxr_pool_draining);
+static DEFINE_SPINLOCK(rxr_pool_drain_lock);
+static void rxr_pool_drain_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(rxr_pool_drain_work, rxr_pool_drain_fn);
+
+#define RXR_POOL_DRAIN_PERIOD	(HZ / 10)
+#define RXR_POOL_DRAIN_WARN	(60 * HZ)
+
+/* Pages of @pool held outside it: in a ring, an skb or a socket. */
+static unsigned int rxr_pool_out(const struct rxr_pool *pool)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < pool->npages; i++)
+		n += page_ref_count(pool->pages[i]) > 1;
+	return n;
+}
+
+static void rxr_pool_drain_fn(struct work_struct *work)
+{
+	struct rxr_pool *pool, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+	bool again;
+
+	spin_lock_irqsave(&rxr_pool_drain_lock, flags);
+	list_for_each_entry_safe(pool, tmp, &rxr_pool_draining, drain_node) {
+		if (!rxr_pool_out(pool)) {
+			list_move(&pool->drain_node, &done);
+		} else if (!pool->drain_warned &&
+			   time_after(jiffies, pool->drain_since +
+					       RXR_POOL_DRAIN_WARN)) {
+			pool->drain_warned = true;
+			pr_warn("rx_reserve: a released pool has %u of %u pages out after %u s\n",
+				rxr_pool_out(pool), pool->npages,
+				RXR_POOL_DRAIN_WARN / HZ);
+		}
+	}
+	again = !list_empty(&rxr_pool_draining);
+	spin_unlock_irqrestore(&rxr_pool_drain_lock, flags);
+
+	list_for_each_entry_safe(pool, tmp, &done, drain_node)
+		rxr_pool_free(pool, pool->npages);
+	if (again)
+		queue_delayed_work(system_wq, &rxr_pool_drain_work,
+				   RXR_POOL_DRAIN_PERIOD);
+}
+
+/**
+ * rxr_pool_pages_out() - pages of released pools not back yet
+ *
+ * A pool whose last reference went while some of its pages were still in
+ * a ring or an skb waits for them; this counts them.  0 once every driver
+ * gave back the pages of flows that left.
+ *
+ * Context: any context.
+ * Return: the number of pages.
+ */
+unsigned int rxr_pool_pages_out(void)
+{
+	struct rxr_pool *pool;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&rxr_pool_drain_lock, flags);
+	list_for_each_entry(pool, &rxr_pool_draining, drain_node)
+		n += rxr_pool_out(pool);
+	spin_unlock_irqrestore(&rxr_pool_drain_lock, flags);
+	return n;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_pages_out);
 
 /**
  * rxr_pool_create() - allocate a pool and all of its pages
@@ -107,16 +191,29 @@ EXPORT_SYMBOL_GPL(rxr_pool_get);
  * rxr_pool_put() - drop a reference on a pool
  * @pool: the pool
  *
- * The last reference drops the pool's reference on each of its pages:
- * free pages go back to the page allocator now, pages in flight when their
- * last user puts them.
+ * The last reference frees the pool once every page is back in it: at
+ * once if none is out, otherwise from a work item that looks again every
+ * 100 ms (rxr_pool_pages_out() counts the pages it waits for), so that a
+ * page's tag never outlives its pool.
  *
  * Context: any context.
  */
 void rxr_pool_put(struct rxr_pool *pool)
 {
-	if (refcount_dec_and_test(&pool->refcnt))
+	unsigned long flags;
+
+	if (!refcount_dec_and_test(&pool->refcnt))
+		return;
+	if (!rxr_pool_out(pool)) {
 		rxr_pool_free(pool, pool->npages);
+		return;
+	}
+	pool->drain_since = jiffies;
+	spin_lock_irqsave(&rxr_pool_drain_lock, flags);
+	list_add_tail(&pool->drain_node, &rxr_pool_draining);
+	spin_unlock_irqrestore(&rxr_pool_drain_lock, flags);
+	queue_delayed_work(system_wq, &rxr_pool_drain_work,
+			   RXR_POOL_DRAIN_PERIOD);
 }
 EXPORT_SYMBOL_GPL(rxr_pool_put);
 

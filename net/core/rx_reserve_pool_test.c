@@ -271,14 +271,24 @@ static void rxr_pool_test_in_flight_at_put(struct kunit *test)
 {
 	struct rxr_pool *pool = rxr_pool_test_new(test, 2);
 	struct page *page;
+	int i;
 
 	page = rxr_pool_take(pool);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 
-	/* The pool goes away while an skb still holds one of its pages. */
+	/* The pool's last reference goes while an skb still holds one of
+	 * its pages: the pool waits for it, and its tag stays valid.
+	 */
 	rxr_pool_put(pool);
-	KUNIT_EXPECT_EQ(test, page_ref_count(page), 1);
+	KUNIT_EXPECT_EQ(test, page_ref_count(page), 2);
+	KUNIT_EXPECT_EQ(test, rxr_pool_pages_out(), 1);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_page_pool(page),
+			    (const struct rxr_pool *)pool);
 	put_page(page);
+	/* Then the work item that looks every 100 ms frees it. */
+	for (i = 0; i < 50 && rxr_pool_pages_out(); i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, rxr_pool_pages_out(), 0);
 }
 
 static void rxr_pool_test_refcount(struct kunit *test)
