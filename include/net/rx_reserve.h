@@ -21,6 +21,7 @@ struct notifier_block;
 struct page;
 struct rxr_dev;
 struct rxr_flow;
+struct sk_buff;
 struct sock;
 
 /**
@@ -62,6 +63,18 @@ struct rxr_tuple {
 };
 
 /**
+ * struct rxr_dev_ops - callbacks the core drives
+ * @reclaim: give back the pool pages posted on the reserve queue @rxq
+ *	(a flow whose pool they come from left the queue), for instance by
+ *	resetting the queue, and post it again; a driver that can take
+ *	posted buffers back one at a time need not offer it.  Process
+ *	context, RTNL held.
+ */
+struct rxr_dev_ops {
+	void (*reclaim)(struct net_device *dev, unsigned int rxq);
+};
+
+/**
  * struct rxr_dev_caps - what a driver gives the core
  * @reserve_queue: RX queue dedicated to priority flows and posted only
  *	with rxr_queue_page() pages, or -1 for none
@@ -72,12 +85,14 @@ struct rxr_tuple {
  * @approx_slots: a slot steers the flow's RSS bucket rather than the flow
  *	alone: other flows that hash to the bucket reach the reserve queue
  *	too (struct rxr_rss)
+ * @ops: the driver's callbacks, or NULL; they outlive the attachment
  */
 struct rxr_dev_caps {
 	int reserve_queue;
 	unsigned int hw_slots;
 	unsigned int slot_base;
 	bool approx_slots;
+	const struct rxr_dev_ops *ops;
 };
 
 /**
@@ -89,6 +104,12 @@ struct rxr_dev_caps {
  *	place
  * @RXR_STAT_DROPPED: priority packets dropped for want of a buffer
  * @RXR_STAT_ALLOC_FAIL: driver RX allocations that failed
+ * @RXR_STAT_POOL_UP: frames that went up in a pool page of their own flow
+ *	(rxr_rx_up())
+ * @RXR_STAT_POOL_UP_OTHER: frames that reached rxr_rx_up() in a pool page
+ *	of another flow, and were dropped there; 0 unless a driver skipped
+ *	rxr_rx_verdict()
+ * @RXR_STAT_COPIED: frames copied out of a pool page (%RXR_COPY)
  * @RXR_STAT_NUM: number of counters
  */
 enum rxr_dev_stat {
@@ -98,6 +119,9 @@ enum rxr_dev_stat {
 	RXR_STAT_RECYCLED,
 	RXR_STAT_DROPPED,
 	RXR_STAT_ALLOC_FAIL,
+	RXR_STAT_POOL_UP,
+	RXR_STAT_POOL_UP_OTHER,
+	RXR_STAT_COPIED,
 	RXR_STAT_NUM,
 };
 
@@ -105,7 +129,7 @@ enum rxr_dev_stat {
 #define RXR_PRIV_FLAG	"rx-reserve"
 
 /* Counters of rxr_ethtool_get_stats() and struct rxr_dev_state. */
-#define RXR_ETHTOOL_NSTATS	14
+#define RXR_ETHTOOL_NSTATS	17
 
 /**
  * struct rxr_flow_state - a priority flow, as rxr_dev_read_state() saw it
@@ -153,6 +177,41 @@ struct rxr_dev_state {
 	struct rxr_flow_state *flows;
 };
 
+/**
+ * enum rxr_verdict - what a driver does with a received buffer
+ * @RXR_PASS: pass the frame up in its buffer, as the driver's own
+ * @RXR_PASS_POOL: pass the frame up in its pool page: its own flow's;
+ *	rxr_rx_up() marks the skb pfmemalloc
+ * @RXR_COPY: copy the frame into a buffer of the driver's own and pass
+ *	the copy up; the pool page stays in the ring (reposted in place)
+ * @RXR_RECYCLE: drop the frame and repost its buffer in place
+ *
+ * rxr_rx_verdict() decides; the table in rx-reserve.rst gives every case.
+ */
+enum rxr_verdict {
+	RXR_PASS,
+	RXR_PASS_POOL,
+	RXR_COPY,
+	RXR_RECYCLE,
+};
+
+/**
+ * struct rxr_rx_buf - a received buffer, as rxr_rx_verdict() saw it
+ * @flow: the frame's priority flow, or NULL (not classified, or none)
+ * @pool: the pool of the buffer's page, or NULL for the driver's own
+ * @release: a pool page that no longer belongs in its ring: after
+ *	%RXR_COPY or %RXR_RECYCLE, the driver gives it back with put_page()
+ *	instead of reposting it, and refills the slot as usual
+ * @shared: the buffer is on the reserve queue, whose pool pages serve
+ *	every flow steered there
+ */
+struct rxr_rx_buf {
+	struct rxr_flow *flow;
+	const struct rxr_pool *pool;
+	bool release;
+	bool shared;
+};
+
 /* Events of rxr_register_notifier()'s chain; the data is the net_device. */
 enum rxr_event {
 	RXR_EVENT_EMERGENCY,	/* emergency mode went on or off */
@@ -197,6 +256,11 @@ int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 		      struct rxr_tuple *t);
 void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
 void rxr_rx_alloc_failed(struct net_device *dev);
+enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
+				const struct page *page, const void *data,
+				unsigned int len, struct rxr_rx_buf *rb);
+bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
+	       const struct rxr_rx_buf *rb);
 int rxr_ethtool_sset_count(const struct net_device *dev);
 void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data);
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data);
@@ -337,6 +401,26 @@ static inline int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 static inline void rxr_dev_count(struct net_device *dev,
 				 enum rxr_dev_stat stat, u32 n) { }
 static inline void rxr_rx_alloc_failed(struct net_device *dev) { }
+
+static inline enum rxr_verdict rxr_rx_verdict(struct net_device *dev,
+					      unsigned int rxq,
+					      const struct page *page,
+					      const void *data,
+					      unsigned int len,
+					      struct rxr_rx_buf *rb)
+{
+	rb->flow = NULL;
+	rb->pool = NULL;
+	rb->release = false;
+	rb->shared = false;
+	return RXR_PASS;
+}
+
+static inline bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
+			     const struct rxr_rx_buf *rb)
+{
+	return true;
+}
 
 static inline int rxr_ethtool_sset_count(const struct net_device *dev)
 {

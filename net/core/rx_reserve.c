@@ -290,6 +290,7 @@ static void __rxr_flow_unbind(struct rxr_flow *flow)
 		rxr_set_del(&rdev->hw, flow);
 		rdev->slot_owner[flow->slot] = NULL;
 		WRITE_ONCE(flow->slot, -1);
+		rdev->reclaim = true;
 	} else {
 		rxr_set_del(&rdev->sw, flow);
 	}
@@ -821,6 +822,7 @@ static void rxr_flow_set_slot(struct rxr_dev *rdev, struct rxr_flow *flow,
 	if (flow->slot >= 0) {
 		rxr_set_del(&rdev->hw, flow);
 		rdev->slot_owner[flow->slot] = NULL;
+		rdev->reclaim = true;
 	} else {
 		rxr_set_del(&rdev->sw, flow);
 	}
@@ -949,10 +951,20 @@ EXPORT_SYMBOL_IF_KUNIT(rxr_dev_sync);
 static void rxr_dev_sync_work(struct work_struct *work)
 {
 	struct rxr_dev *rdev = container_of(work, struct rxr_dev, sync_work);
+	bool reclaim;
 
 	rtnl_lock();
-	if (rdev->attached)
+	if (rdev->attached) {
 		rxr_dev_sync(rdev);
+		/* Pages of flows that left the reserve queue go back. */
+		spin_lock_bh(&rxr_lock);
+		reclaim = rdev->reclaim && !rdev->dead;
+		rdev->reclaim = false;
+		spin_unlock_bh(&rxr_lock);
+		if (reclaim && rdev->caps.ops && rdev->caps.ops->reclaim)
+			rdev->caps.ops->reclaim(rdev->dev,
+						rdev->caps.reserve_queue);
+	}
 	rtnl_unlock();
 	rxr_dev_put(rdev);
 }
@@ -1413,6 +1425,26 @@ bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t)
 }
 EXPORT_SYMBOL_GPL(rxr_parse);
 
+/* rxr_classify() on a device's state.  RCU read side. */
+static struct rxr_flow *__rxr_classify(struct rxr_dev *rdev, int rxq,
+				       const void *data, unsigned int len)
+{
+	struct rxr_flow *flow;
+	struct rxr_flow_key key;
+
+	key.rdev = rdev;
+	if (!rxr_parse(data, len, &key.tuple))
+		return NULL;
+	flow = rhashtable_lookup(&rxr_flow_ht, &key, rxr_flow_ht_params);
+	if (flow) {
+		atomic_inc(&flow->hits);
+		if (rxq >= 0 && rxq != rdev->caps.reserve_queue &&
+		    READ_ONCE(flow->slot) < 0 && READ_ONCE(flow->rxq) != rxq)
+			WRITE_ONCE(flow->rxq, rxq);
+	}
+	return flow;
+}
+
 /**
  * rxr_classify() - the priority flow a received frame belongs to
  * @dev: the device it arrived on
@@ -1433,24 +1465,15 @@ struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
 			      const void *data, unsigned int len)
 {
 	struct rxr_flow *flow = NULL;
-	struct rxr_flow_key key;
+	struct rxr_dev *rdev;
 
 	/* A NAPI poll holds no rcu_read_lock(): take it for lockdep's sake,
 	 * the caller's BH-disabled section keeps the flow alive after.
 	 */
 	rcu_read_lock();
-	key.rdev = rcu_dereference(dev->rx_reserve);
-	if (key.rdev && rxr_parse(data, len, &key.tuple)) {
-		flow = rhashtable_lookup(&rxr_flow_ht, &key,
-					 rxr_flow_ht_params);
-		if (flow) {
-			atomic_inc(&flow->hits);
-			if (rxq >= 0 && rxq != key.rdev->caps.reserve_queue &&
-			    READ_ONCE(flow->slot) < 0 &&
-			    READ_ONCE(flow->rxq) != rxq)
-				WRITE_ONCE(flow->rxq, rxq);
-		}
-	}
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev)
+		flow = __rxr_classify(rdev, rxq, data, len);
 	rcu_read_unlock();
 	return flow;
 }
@@ -1593,6 +1616,186 @@ bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
 }
 EXPORT_SYMBOL_GPL(rxr_lent_fits);
 
+/* Whether @flow takes its pages on @rdev's reserve queue: steered there,
+ * or any flow on a device without filter slots (rxr_queue_page()).
+ */
+static bool rxr_flow_on_reserve(const struct rxr_dev *rdev,
+				const struct rxr_flow *flow)
+{
+	return !rdev->caps.hw_slots || READ_ONCE(flow->slot) >= 0;
+}
+
+/* Whether pool page @tag still belongs in RX queue @rxq of @rdev: on the
+ * reserve queue, a page of a flow rxr_queue_page() takes from; on a
+ * regular queue, a page of a software flow that lends to @rxq, or of a
+ * steered flow (a driver may keep a few of those posted there).  RCU read
+ * side.
+ */
+static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
+			 const struct rxr_pool *tag)
+{
+	bool reserve = (int)rxq == rdev->caps.reserve_queue;
+	struct rxr_flow *flow;
+	unsigned int i, n;
+
+	if (!rdev->attached || !READ_ONCE(rdev->enabled))
+		return false;
+	n = READ_ONCE(rdev->hw.n);
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(rdev->hw.flow[i]);
+		if (flow && flow->pool == tag)
+			return true;
+	}
+	n = READ_ONCE(rdev->sw.n);
+	for (i = 0; i < n; i++) {
+		flow = READ_ONCE(rdev->sw.flow[i]);
+		if (flow && flow->pool == tag)
+			return reserve ? !rdev->caps.hw_slots :
+					 rxr_flow_lends_to(flow, rxq);
+	}
+	return false;
+}
+
+/**
+ * rxr_rx_verdict() - what a driver does with a received buffer
+ * @dev: the device
+ * @rxq: the RX queue the buffer was posted on
+ * @page: the head page of the frame's first buffer, or NULL for a buffer
+ *	that is not in a page of its own (a kmalloc()ed skb head)
+ * @data: the frame, from its Ethernet header
+ * @len: bytes at @data: the headers are enough
+ * @rb: filled with what the verdict saw, for rxr_rx_up()
+ *
+ * The one place rx-reserve's RX policy lives (the table in rx-reserve.rst):
+ *
+ * - A buffer of the driver's own, on a regular queue, on a device out of
+ *   emergency mode: %RXR_PASS, with no classification.
+ * - A pool page carries its owner's frame up (%RXR_PASS_POOL): on a
+ *   regular queue, the flow whose pool lent it; on the reserve queue,
+ *   any flow the queue takes its pages for.  Any other frame in a pool
+ *   page is copied up (%RXR_COPY), a non-priority frame only out of
+ *   emergency mode (%RXR_RECYCLE in it): a pool page never goes up with
+ *   another flow's frame.
+ * - In emergency mode, on a device that carries priority flows, a
+ *   non-priority frame is dropped and its buffer reposted in place
+ *   (%RXR_RECYCLE); a device without flows never drops a frame here.
+ *
+ * A pool page that no longer belongs in its ring (its flow left, took a
+ * slot or moved queue, rx-reserve went off), and a page lent to a regular
+ * queue once the device is out of emergency mode, is marked
+ * @rb->release: it goes back to its pool and the driver refills the
+ * slot with its own allocation, which lends again if that fails.
+ * Counts copies and recycles.
+ *
+ * Context: NAPI, or BH disabled.
+ * Return: the verdict.
+ */
+enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
+				const struct page *page, const void *data,
+				unsigned int len, struct rxr_rx_buf *rb)
+{
+	const struct rxr_pool *tag = page ? rxr_page_pool(page) : NULL;
+	enum rxr_verdict v = RXR_PASS;
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	bool reserve, emerg;
+
+	rb->flow = NULL;
+	rb->pool = tag;
+	rb->release = false;
+	rb->shared = false;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (!rdev) {
+		/* A pool page left in a ring goes back once. */
+		if (tag) {
+			rb->release = true;
+			v = RXR_COPY;
+		}
+		goto out;
+	}
+	reserve = (int)rxq == rdev->caps.reserve_queue &&
+		  READ_ONCE(rdev->enabled);
+	emerg = READ_ONCE(rdev->emergency) && READ_ONCE(rdev->nflows);
+	if (!tag && !reserve && !emerg)
+		goto out;
+	flow = __rxr_classify(rdev, rxq, data, len);
+	rb->flow = flow;
+	if (tag) {
+		rb->shared = reserve;
+		if (flow && (flow->pool == tag ||
+			     (reserve && rxr_flow_on_reserve(rdev, flow)))) {
+			v = RXR_PASS_POOL;
+			goto out;
+		}
+		v = flow || !emerg ? RXR_COPY : RXR_RECYCLE;
+		/* A lent page goes back once memory is fine again. */
+		rb->release = (!reserve && !emerg) ||
+			      !rxr_buf_fits(rdev, rxq, tag);
+	} else if (!flow && emerg) {
+		v = RXR_RECYCLE;
+	}
+	if (v == RXR_COPY)
+		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
+	else if (v == RXR_RECYCLE)
+		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
+out:
+	rcu_read_unlock();
+	return v;
+}
+EXPORT_SYMBOL_GPL(rxr_rx_verdict);
+
+/**
+ * rxr_rx_up() - the last look at an skb that rx-reserve judged
+ * @dev: the device
+ * @skb: the frame, built by the driver, about to go up
+ * @rb: rxr_rx_verdict()'s view of its first buffer
+ *
+ * Every pool page in @skb (its head and its fragments: a frame may span
+ * buffers) must be its flow's, or, on the reserve queue, of a pool the
+ * queue takes pages from for a priority flow.  Marks an skb that carries
+ * pool pages pfmemalloc, so that only a memalloc socket or the owner
+ * takes it, and counts it.  A frame that carries another flow's pool page
+ * is counted and refused: the driver drops it.
+ *
+ * Context: NAPI, or BH disabled.
+ * Return: true if the driver passes @skb up; false: it frees it.
+ */
+bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
+	       const struct rxr_rx_buf *rb)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	bool pool = false, other = false;
+	const struct rxr_pool *tag;
+	struct page *page;
+	unsigned int i;
+
+	for (i = 0; i <= shinfo->nr_frags; i++) {
+		if (i < shinfo->nr_frags)
+			page = skb_frag_page(&shinfo->frags[i]);
+		else if (skb->head_frag)
+			page = virt_to_head_page(skb->head);
+		else
+			break;
+		tag = rxr_page_pool(page);
+		if (!tag)
+			continue;
+		pool = true;
+		if (!rb->flow || (tag != rb->flow->pool && !rb->shared))
+			other = true;
+	}
+	if (other) {
+		rxr_dev_count(dev, RXR_STAT_POOL_UP_OTHER, 1);
+		return false;
+	}
+	if (pool) {
+		skb->pfmemalloc = true;
+		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
+	}
+	return true;
+}
+EXPORT_SYMBOL_GPL(rxr_rx_up);
+
 /**
  * rxr_sk_tx_queue() - the TX queue for a priority socket's packets
  * @dev: the device a packet leaves on
@@ -1703,8 +1906,12 @@ static void __rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
 	if (!rdev->attached || !rdev->enabled)
 		return;
 	quiet = jiffies_to_msecs(now - READ_ONCE(rdev->last_fail));
+	/* The watermark puts a device in emergency mode only while it
+	 * carries priority flows; its own failed allocations always do.
+	 */
 	next = rxr_emergency_next(rdev->emergency, quiet,
-				  READ_ONCE(rxr_emergency_hold_ms), free, min);
+				  READ_ONCE(rxr_emergency_hold_ms),
+				  rdev->nflows ? free : ULONG_MAX, min);
 	rxr_emergency_set(rdev, next, now,
 			  next ? "watermark" : "recovered");
 }
@@ -1827,6 +2034,9 @@ static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_reserve_slot_fail",
 	"rx_reserve_emergency",
 	"rx_reserve_emergency_ms",
+	"rx_reserve_pool_up",
+	"rx_reserve_pool_up_other",
+	"rx_reserve_copied",
 };
 
 /**
@@ -1893,7 +2103,10 @@ static void rxr_info_to_array(const struct rxr_dev_info *info, u64 *v)
 	*v++ = info->stat[RXR_STAT_ALLOC_FAIL];
 	*v++ = info->slot_fail;
 	*v++ = info->emergency;
-	*v = info->emergency_ms;
+	*v++ = info->emergency_ms;
+	*v++ = info->stat[RXR_STAT_POOL_UP];
+	*v++ = info->stat[RXR_STAT_POOL_UP_OTHER];
+	*v = info->stat[RXR_STAT_COPIED];
 }
 
 /**
@@ -2081,9 +2294,9 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			pool_free += rxr_pool_free_pages(flow->pool);
 	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
-		   pool_free, READ_ONCE(rxr_max_pages),
+		   pool_free, rxr_pool_pages_out(), READ_ONCE(rxr_max_pages),
 		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
 		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),

@@ -107,6 +107,8 @@ struct rxr_flow_set {
  * @enabled: the rx-reserve private flag
  * @dead: the device is unregistering
  * @emergency: in emergency mode
+ * @reclaim: a flow left the reserve queue: the steering work asks the
+ *	driver to give back the pages it posted there (&rxr_dev_ops)
  * @emergency_since: jiffies when emergency mode started
  * @last_fail: jiffies of the last failed RX allocation
  * @emergency_count: emergency activations
@@ -136,6 +138,7 @@ struct rxr_dev {
 	bool enabled;
 	bool dead;
 	bool emergency;
+	bool reclaim;
 	unsigned long emergency_since;
 	unsigned long last_fail;
 	u64 emergency_count;

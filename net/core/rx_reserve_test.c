@@ -21,6 +21,7 @@
 #include <linux/net.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/ip.h>
@@ -933,11 +934,16 @@ static void rxr_test_emergency(struct kunit *test)
 {
 	struct net_device *dev = rxrt_dev_new(test);
 	struct rxr_dev_info info;
+	struct rxr_flow *flow;
 	struct rxr_dev *rdev;
+	struct rxr_tuple t;
 	unsigned long t0;
 
 	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
 	rdev = rxrt_state(dev);
+	flow = rxrt_flow_new(test, 1);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 42000);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
 	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
 
 	/* A failed allocation switches it on at once. */
@@ -959,7 +965,9 @@ static void rxr_test_emergency(struct kunit *test)
 	KUNIT_EXPECT_GE(test, info.emergency_ms, 2000);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_ALLOC_FAIL], 1);
 
-	/* Below the min watermark: on again, without a failure. */
+	/* Below the min watermark: on again, without a failure (the device
+	 * carries a priority flow: rxr_test_verdict checks one without).
+	 */
 	rxr_dev_emergency_tick(rdev, t0 + msecs_to_jiffies(2100), 99, 100);
 	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
 	rxr_dev_get_info(rdev, &info);
@@ -974,6 +982,225 @@ static void rxr_test_emergency(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
 }
 
+/* The verdict: rx-reserve.rst's table, every cell */
+
+enum { RXRT_OWN, RXRT_PA, RXRT_PB, RXRT_PC };	/* whose buffer */
+enum { RXRT_FA, RXRT_FB, RXRT_FN };		/* whose frame */
+
+/**
+ * struct rxrt_cell - one cell of the verdict table
+ * @emerg: the device is in emergency mode
+ * @q: the RX queue: 0 regular, 3 the reserve queue
+ * @buf: the buffer: the driver's own, a page of flow A's or B's pool, or
+ *	of flow C's, which left the device
+ * @frame: flow A's frame, flow B's, or a non-priority frame
+ * @v: the verdict
+ * @release: the page goes back instead of being reposted
+ */
+struct rxrt_cell {
+	bool emerg;
+	u8 q;
+	u8 buf;
+	u8 frame;
+	enum rxr_verdict v;
+	bool release;
+};
+
+#define P	RXR_PASS
+#define PP	RXR_PASS_POOL
+#define C	RXR_COPY
+#define R	RXR_RECYCLE
+
+static const struct rxrt_cell rxrt_cells[] = {
+	/* Out of emergency mode, a regular queue: a lent page goes back. */
+	{ 0, 0, RXRT_OWN, RXRT_FA, P },  { 0, 0, RXRT_OWN, RXRT_FB, P },
+	{ 0, 0, RXRT_OWN, RXRT_FN, P },
+	{ 0, 0, RXRT_PA, RXRT_FA, PP },  { 0, 0, RXRT_PA, RXRT_FB, C, 1 },
+	{ 0, 0, RXRT_PA, RXRT_FN, C, 1 },
+	{ 0, 0, RXRT_PB, RXRT_FA, C, 1 }, { 0, 0, RXRT_PB, RXRT_FB, PP },
+	{ 0, 0, RXRT_PB, RXRT_FN, C, 1 },
+	{ 0, 0, RXRT_PC, RXRT_FA, C, 1 }, { 0, 0, RXRT_PC, RXRT_FB, C, 1 },
+	{ 0, 0, RXRT_PC, RXRT_FN, C, 1 },
+	/* The reserve queue: its pages serve every flow it takes them for. */
+	{ 0, 3, RXRT_OWN, RXRT_FA, P },  { 0, 3, RXRT_OWN, RXRT_FB, P },
+	{ 0, 3, RXRT_OWN, RXRT_FN, P },
+	{ 0, 3, RXRT_PA, RXRT_FA, PP },  { 0, 3, RXRT_PA, RXRT_FB, PP },
+	{ 0, 3, RXRT_PA, RXRT_FN, C },
+	{ 0, 3, RXRT_PB, RXRT_FA, PP },  { 0, 3, RXRT_PB, RXRT_FB, PP },
+	{ 0, 3, RXRT_PB, RXRT_FN, C },
+	{ 0, 3, RXRT_PC, RXRT_FA, PP },  { 0, 3, RXRT_PC, RXRT_FB, PP },
+	{ 0, 3, RXRT_PC, RXRT_FN, C, 1 },
+	/* In emergency mode: only a non-priority frame is dropped. */
+	{ 1, 0, RXRT_OWN, RXRT_FA, P },  { 1, 0, RXRT_OWN, RXRT_FB, P },
+	{ 1, 0, RXRT_OWN, RXRT_FN, R },
+	{ 1, 0, RXRT_PA, RXRT_FA, PP },  { 1, 0, RXRT_PA, RXRT_FB, C },
+	{ 1, 0, RXRT_PA, RXRT_FN, R },
+	{ 1, 0, RXRT_PB, RXRT_FA, C },   { 1, 0, RXRT_PB, RXRT_FB, PP },
+	{ 1, 0, RXRT_PB, RXRT_FN, R },
+	{ 1, 0, RXRT_PC, RXRT_FA, C, 1 }, { 1, 0, RXRT_PC, RXRT_FB, C, 1 },
+	{ 1, 0, RXRT_PC, RXRT_FN, R, 1 },
+	{ 1, 3, RXRT_OWN, RXRT_FA, P },  { 1, 3, RXRT_OWN, RXRT_FB, P },
+	{ 1, 3, RXRT_OWN, RXRT_FN, R },
+	{ 1, 3, RXRT_PA, RXRT_FA, PP },  { 1, 3, RXRT_PA, RXRT_FB, PP },
+	{ 1, 3, RXRT_PA, RXRT_FN, R },
+	{ 1, 3, RXRT_PB, RXRT_FA, PP },  { 1, 3, RXRT_PB, RXRT_FB, PP },
+	{ 1, 3, RXRT_PB, RXRT_FN, R },
+	{ 1, 3, RXRT_PC, RXRT_FA, PP },  { 1, 3, RXRT_PC, RXRT_FB, PP },
+	{ 1, 3, RXRT_PC, RXRT_FN, R, 1 },
+};
+
+#undef P
+#undef PP
+#undef C
+#undef R
+
+static struct page *rxrt_take(struct kunit *test, struct rxr_flow *flow)
+{
+	struct page *page = rxr_pool_take(flow->pool);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	return page;
+}
+
+static void rxr_test_verdict(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct net_device *bare = rxrt_dev_new(test);
+	struct rxr_flow *fa, *fb, *fc;
+	unsigned int i, n, copies = 0, recycles = 0, seen = 0;
+	struct page *pages[4], *own;
+	struct rxr_tuple t[3], tc;
+	struct rxr_dev_info info;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
+	u8 buf[128];
+
+	/* No filter slots: the reserve queue takes every flow's pages. */
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, 0));
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(bare, 3, 0));
+	fa = rxrt_flow_new(test, 4);
+	fb = rxrt_flow_new(test, 4);
+	fc = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&t[RXRT_FA], 0xc0000201, 10809, 0xc0000202, 51000);
+	rxrt_tuple4(&t[RXRT_FB], 0xc0000201, 3260, 0xc0000202, 51001);
+	rxrt_tuple4(&t[RXRT_FN], 0xc0000201, 5001, 0xc0000202, 51002);
+	rxrt_tuple4(&tc, 0xc0000201, 2049, 0xc0000202, 51003);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(fa, dev, &t[RXRT_FA]));
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(fb, dev, &t[RXRT_FB]));
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(fc, dev, &tc));
+	own = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	pages[RXRT_OWN] = own;
+	pages[RXRT_PA] = rxrt_take(test, fa);
+	pages[RXRT_PB] = rxrt_take(test, fb);
+	pages[RXRT_PC] = rxrt_take(test, fc);
+	/* Flow C leaves the device: its page is still in a ring. */
+	rxr_flow_unbind(fc);
+
+	for (i = 0; i < ARRAY_SIZE(rxrt_cells); i++) {
+		const struct rxrt_cell *c = &rxrt_cells[i];
+
+		if (c->emerg && !rxr_dev_emergency(dev))
+			rxr_rx_alloc_failed(dev);
+		KUNIT_ASSERT_EQ(test, c->emerg, rxr_dev_emergency(dev));
+		n = rxrt_frame(buf, &t[c->frame], false);
+		local_bh_disable();
+		v = rxr_rx_verdict(dev, c->q, pages[c->buf], buf, n, &rb);
+		local_bh_enable();
+		KUNIT_EXPECT_EQ_MSG(test, v, c->v,
+				    "cell %u: emerg %d q %u buf %u frame %u",
+				    i, c->emerg, c->q, c->buf, c->frame);
+		KUNIT_EXPECT_EQ_MSG(test, rb.release, c->release,
+				    "cell %u: release", i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, rb.pool,
+					rxr_page_pool(pages[c->buf]),
+					"cell %u: pool", i);
+		copies += v == RXR_COPY;
+		recycles += v == RXR_RECYCLE;
+		seen |= BIT(v);
+	}
+	/* Every verdict is in the table. */
+	KUNIT_EXPECT_EQ(test, seen, 0xf);
+	rxr_dev_get_info(rxrt_state(dev), &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_COPIED], copies);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_RECYCLED], recycles);
+
+	/* A device without flows never drops a frame for rx-reserve, even in
+	 * emergency mode after its own allocation failed.
+	 */
+	rxr_rx_alloc_failed(bare);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(bare));
+	n = rxrt_frame(buf, &t[RXRT_FN], false);
+	local_bh_disable();
+	v = rxr_rx_verdict(bare, 0, own, buf, n, &rb);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, v, RXR_PASS);
+	/* Nor does the watermark put it in emergency mode. */
+	rxr_dev_emergency_tick(rxrt_state(bare), jiffies + 10 * HZ, 1000, 100);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(bare));
+	rxr_dev_emergency_tick(rxrt_state(bare), jiffies + 10 * HZ, 10, 100);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(bare));
+	/* While a device with flows enters it. */
+	rxr_dev_emergency_tick(rxrt_state(dev), jiffies + 10 * HZ, 1000, 100);
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+	rxr_dev_emergency_tick(rxrt_state(dev), jiffies + 10 * HZ, 10, 100);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+
+	put_page(pages[RXRT_PA]);
+	put_page(pages[RXRT_PB]);
+	put_page(pages[RXRT_PC]);
+	__free_page(own);
+}
+
+/* rxr_rx_up(): the last look at an skb with pool pages in it. */
+static void rxr_test_rx_up(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *fa, *fb;
+	struct rxr_dev_info info;
+	struct rxr_rx_buf rb;
+	struct sk_buff *skb;
+	struct page *pa, *pb;
+	struct rxr_tuple t;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, 0));
+	fa = rxrt_flow_new(test, 4);
+	fb = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 51000);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(fa, dev, &t));
+
+	/* An skb in A's page with a fragment of B's, on a regular queue. */
+	pa = rxrt_take(test, fa);
+	pb = rxrt_take(test, fb);
+	skb = build_skb(page_address(pa), PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_add_rx_frag(skb, 0, pb, 0, 100, PAGE_SIZE);
+	rb = (struct rxr_rx_buf){ .flow = fa, .pool = fa->pool };
+	KUNIT_EXPECT_FALSE(test, rxr_rx_up(dev, skb, &rb));
+	KUNIT_EXPECT_FALSE(test, skb->pfmemalloc);
+	/* On the reserve queue both pools serve A. */
+	rb.shared = true;
+	KUNIT_EXPECT_TRUE(test, rxr_rx_up(dev, skb, &rb));
+	KUNIT_EXPECT_TRUE(test, skb->pfmemalloc);
+	/* A non-priority frame never goes up in a pool page. */
+	rb.flow = NULL;
+	KUNIT_EXPECT_FALSE(test, rxr_rx_up(dev, skb, &rb));
+	kfree_skb(skb);
+
+	/* A's page alone: up, pfmemalloc. */
+	pa = rxrt_take(test, fa);
+	skb = build_skb(page_address(pa), PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	rb = (struct rxr_rx_buf){ .flow = fa, .pool = fa->pool };
+	KUNIT_EXPECT_TRUE(test, rxr_rx_up(dev, skb, &rb));
+	KUNIT_EXPECT_TRUE(test, skb->pfmemalloc);
+	kfree_skb(skb);
+
+	rxr_dev_get_info(rxrt_state(dev), &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP_OTHER], 2);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 2);
+}
+
 /* Counters */
 
 static void rxr_test_ethtool_stats(struct kunit *test)
@@ -986,7 +1213,7 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 	struct rxr_tuple t;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, n, 14);
+	KUNIT_ASSERT_EQ(test, n, 17);
 	names = kunit_kzalloc(test, n * ETH_GSTRING_LEN, GFP_KERNEL);
 	vals = kunit_kcalloc(test, n, sizeof(*vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, names);
@@ -1125,6 +1352,8 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_lend_queue),
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),
+	KUNIT_CASE(rxr_test_verdict),
+	KUNIT_CASE(rxr_test_rx_up),
 	KUNIT_CASE(rxr_test_ethtool_stats),
 	KUNIT_CASE(rxr_test_read_state),
 	{}
