@@ -6,15 +6,16 @@
  * through RSS: the indirection-table bucket of each priority flow points
  * at the last queue pair in use, which is posted only with pages of the
  * flows' rx-reserve pools.  The buckets are the "filter slots" the core
- * sees; a bucket may hold other flows as well, so the reserve queue
- * classifies each frame before it builds an skb and reposts the buffers of
- * frames that are not a priority flow's in place.
+ * sees; a bucket may hold other flows as well.
  *
  * The regular queues get the software fallback: when an atomic refill
- * fails, a pool page is lent instead of leaving the ring short, and in
- * emergency mode the buffers of non-priority frames are reposted in place,
- * so that no ring runs dry and nothing waits for the driver's refill work,
- * which may sleep in reclaim.
+ * fails, a pool page is lent instead of leaving the ring short.
+ *
+ * What happens to each frame is rxr_rx_verdict()'s decision, which
+ * vnet_rxr_rx() carries out: a frame in pool pages goes up in them if it
+ * is their flow's, is copied up if memory allows, or is dropped with its
+ * buffers reposted in place (emergency mode), so that no ring runs dry and
+ * nothing waits for the driver's refill work, which may sleep in reclaim.
  */
 #include <linux/ethtool.h>
 #include <linux/etherdevice.h>
@@ -64,14 +65,14 @@ enum {
 	VNET_RXR_Q_LENT,
 	VNET_RXR_Q_DROPPED,
 	VNET_RXR_Q_EMPTY,
-	VNET_RXR_Q_LENT_OTHER,
 	VNET_RXR_Q_LENT_STEERED,
+	VNET_RXR_Q_COPIED,
 	VNET_RXR_Q_NUM,
 };
 
 static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "recycled", "lent", "dropped",
-	"empty", "lent_other", "lent_steered",
+	"empty", "lent_steered", "copied",
 };
 
 static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -252,6 +253,7 @@ int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
 		rxr_rss_init(&r->rss, cfg->indir_size, caps.reserve_queue);
 		caps.hw_slots = r->rss.nslots;
 		caps.approx_slots = true;
+		caps.ops = cfg->dev_ops;
 	}
 	if (caps.reserve_queue < 0)
 		rxr_rss_init(&r->rss, 0, 0);
@@ -496,32 +498,6 @@ static unsigned int vnet_rxr_num_bufs(const struct vnet_rxr *r,
 	return __virtio16_to_cpu(r->cfg.little_endian, hdr->num_buffers);
 }
 
-/* Repost a frame's buffers in place: the first one and the rest of a
- * mergeable frame.
- */
-static void vnet_rxr_repost_all(struct vnet_rxr *r, struct virtqueue *vq,
-				unsigned int q, void *buf, void *ctx)
-{
-	unsigned int n = vnet_rxr_num_bufs(r, buf), len;
-
-	vnet_rxr_repost(r, vq, q, buf, ctx);
-	while (n-- > 1) {
-		buf = virtqueue_get_buf_ctx(vq, &len, &ctx);
-		if (!buf)
-			break;
-		vnet_rxr_repost(r, vq, q, buf, ctx);
-	}
-}
-
-/* A frame that is not a priority flow's gives its buffers back. */
-static void vnet_rxr_recycle(struct vnet_rxr *r, struct virtqueue *vq,
-			     unsigned int q, void *buf, void *ctx)
-{
-	vnet_rxr_repost_all(r, vq, q, buf, ctx);
-	vnet_rxr_count(r, q, VNET_RXR_Q_RECYCLED, 1);
-	rxr_dev_count(r->dev, RXR_STAT_RECYCLED, 1);
-}
-
 /**
  * vnet_rxr_fill() - post pool pages on the reserve queue
  * @r: the helper
@@ -619,85 +595,195 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_lend);
 
-/* A priority frame in pool pages on the reserve queue: replace its
- * buffers from the pools first, then build the skb around the pages.
+/* A frame's buffers, the first one and the rest of a mergeable frame. */
+struct vnet_rxr_frame {
+	unsigned int n;
+	void *buf[MAX_SKB_FRAGS + 1];
+	void *ctx[MAX_SKB_FRAGS + 1];
+	unsigned int len[MAX_SKB_FRAGS + 1];
+};
+
+/* Take the rest of the frame that starts at @buf off the ring.  False if
+ * the header counts more buffers than a frame may have or than the ring
+ * gave: @f holds those it has.
  */
-static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
-				struct napi_struct *napi, unsigned int q,
-				void *buf, unsigned int len, void *ctx)
+static bool vnet_rxr_gather(struct vnet_rxr *r, struct virtqueue *vq,
+			    void *buf, unsigned int len, void *ctx,
+			    struct vnet_rxr_frame *f)
 {
-	struct page *repl[MAX_SKB_FRAGS + 1];
-	struct virtio_net_hdr_mrg_rxbuf *hdr = buf;
-	unsigned int n = vnet_rxr_num_bufs(r, buf), i, got = 0, blen;
-	struct net_device *dev = r->dev;
-	struct sk_buff *skb = NULL;
+	unsigned int n = vnet_rxr_num_bufs(r, buf);
+
+	f->n = 1;
+	f->buf[0] = buf;
+	f->ctx[0] = ctx;
+	f->len[0] = len;
+	if (n < 1 || n > ARRAY_SIZE(f->buf))
+		return false;
+	while (f->n < n) {
+		f->buf[f->n] = virtqueue_get_buf_ctx(vq, &f->len[f->n],
+						     &f->ctx[f->n]);
+		if (!f->buf[f->n])
+			return false;
+		f->n++;
+	}
+	return true;
+}
+
+/* Give a frame's buffers back: each is reposted in place, but a pool page
+ * that no longer belongs in the ring (@release) goes back to its pool.
+ */
+static void vnet_rxr_putback(struct vnet_rxr *r, struct virtqueue *vq,
+			     unsigned int q, const struct vnet_rxr_frame *f,
+			     bool release)
+{
 	struct page *page;
-	void *b, *c;
+	unsigned int i;
 
-	if (n < 1 || n > ARRAY_SIZE(repl))
-		goto drop;
-	for (got = 0; got < n; got++) {
-		repl[got] = rxr_queue_page(dev);
-		if (!repl[got])
-			goto drop;
+	for (i = 0; i < f->n; i++) {
+		page = virt_to_head_page(f->buf[i]);
+		if (release && rxr_page_pool(page))
+			put_page(page);
+		else
+			vnet_rxr_repost(r, vq, q, f->buf[i], f->ctx[i]);
 	}
-	page = virt_to_head_page(buf);
-	skb = napi_build_skb(page_address(page), PAGE_SIZE);
-	if (!skb)
-		goto drop;
+}
+
+static void vnet_rxr_drop(struct vnet_rxr *r, unsigned int q)
+{
+	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
+	rxr_dev_count(r->dev, RXR_STAT_DROPPED, 1);
+}
+
+/* Build the skb of frame @f, whose buffers are at @va[i] (@va[0] is where
+ * the first buffer's page starts), and pass it up through rxr_rx_up().
+ * The skb takes the caller's reference on each page.  Return: bytes up.
+ */
+static unsigned int vnet_rxr_skb_up(struct vnet_rxr *r,
+				    struct napi_struct *napi, unsigned int q,
+				    const struct vnet_rxr_frame *f,
+				    void * const *va,
+				    const unsigned int *truesize,
+				    const struct rxr_rx_buf *rb)
+{
+	struct net_device *dev = r->dev;
+	struct virtio_net_hdr_mrg_rxbuf *hdr;
+	struct sk_buff *skb;
+	struct page *page;
+	unsigned int i, len;
+
+	skb = napi_build_skb(va[0], PAGE_SIZE);
+	if (!skb) {
+		for (i = 0; i < f->n; i++)
+			put_page(virt_to_head_page(va[i]));
+		vnet_rxr_drop(r, q);
+		return 0;
+	}
+	hdr = va[0] + r->cfg.buf_offset;
 	skb_reserve(skb, r->cfg.buf_offset + r->cfg.hdr_len);
-	skb_put(skb, len - r->cfg.hdr_len);
-	for (i = 1; i < n; i++) {
-		b = virtqueue_get_buf_ctx(vq, &blen, &c);
-		if (!b) {
-			DEV_STATS_INC(dev, rx_length_errors);
-			goto free;
-		}
-		page = virt_to_head_page(b);
-		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
-				b - page_address(page), blen,
-				rxr_page_pool(page) ? PAGE_SIZE :
-				r->ops->repost_len(dev, c));
+	skb_put(skb, f->len[0] - r->cfg.hdr_len);
+	for (i = 1; i < f->n; i++) {
+		page = virt_to_head_page(va[i]);
+		skb_add_rx_frag(skb, i - 1, page, va[i] - page_address(page),
+				f->len[i], truesize[i]);
 	}
-	for (i = 0; i < got; i++)
-		if (vnet_rxr_post(r, vq, repl[i]))
-			put_page(repl[i]);
-	r->q[q].reposted = true;
-	got = 0;
-
 	if (virtio_net_hdr_to_skb(skb, &hdr->hdr, r->cfg.little_endian)) {
 		DEV_STATS_INC(dev, rx_frame_errors);
 		goto free;
 	}
 	if (hdr->hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	if (!rxr_rx_up(dev, skb, rb))
+		goto free;
 	skb_record_rx_queue(skb, q);
 	len = skb->len;
 	skb->protocol = eth_type_trans(skb, dev);
-	vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
-	rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 	napi_gro_receive(napi, skb);
 	return len;
 
 free:
 	/* The skb owns the pages it holds: freeing it gives them back. */
 	dev_kfree_skb_any(skb);
-	while (got--)
-		put_page(repl[got]);
-	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
-	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
-	return 0;
-drop:
-	while (got--)
-		put_page(repl[got]);
-	vnet_rxr_repost_all(r, vq, q, buf, ctx);
-	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
-	rxr_dev_count(dev, RXR_STAT_DROPPED, 1);
+	vnet_rxr_drop(r, q);
 	return 0;
 }
 
+/* %RXR_PASS_POOL: the frame goes up in its pages.  On the reserve queue,
+ * pool pages replace its buffers first, as many as the pools have: a
+ * priority frame is not dropped for want of a replacement, the ring is
+ * filled again when pages come back (vnet_rxr_fill()).  On a regular
+ * queue the driver's refill replaces them.
+ */
+static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
+				struct napi_struct *napi, unsigned int q,
+				const struct vnet_rxr_frame *f,
+				const struct rxr_rx_buf *rb)
+{
+	unsigned int truesize[ARRAY_SIZE(f->buf)], i;
+	void *va[ARRAY_SIZE(f->buf)];
+	struct page *page;
+
+	for (i = 0; i < f->n; i++) {
+		page = virt_to_head_page(f->buf[i]);
+		va[i] = i ? f->buf[i] : page_address(page);
+		truesize[i] = rxr_page_pool(page) ? PAGE_SIZE :
+			      r->ops->repost_len(r->dev, f->ctx[i]);
+	}
+	if (q == READ_ONCE(r->reserve_q)) {
+		for (i = 0; i < f->n; i++) {
+			page = rxr_queue_page(r->dev);
+			if (!page)
+				break;
+			if (vnet_rxr_post(r, vq, page)) {
+				put_page(page);
+				break;
+			}
+		}
+		if (i)
+			r->q[q].reposted = true;
+		vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
+		rxr_dev_count(r->dev, RXR_STAT_STEERED, 1);
+	} else {
+		rxr_dev_count(r->dev, RXR_STAT_LENT_DELIVERED, 1);
+	}
+	return vnet_rxr_skb_up(r, napi, q, f, va, truesize, rb);
+}
+
+/* %RXR_COPY: the frame goes up in new pages, its buffers stay in the ring.
+ * The pages come from the page allocator without its reserve: a copy is
+ * made only while memory allows.
+ */
+static unsigned int vnet_rxr_copy(struct vnet_rxr *r, struct virtqueue *vq,
+				  struct napi_struct *napi, unsigned int q,
+				  const struct vnet_rxr_frame *f,
+				  const struct rxr_rx_buf *rb)
+{
+	const gfp_t gfp = GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC;
+	unsigned int truesize[ARRAY_SIZE(f->buf)], i, off;
+	void *va[ARRAY_SIZE(f->buf)];
+	struct page *page;
+
+	for (i = 0; i < f->n; i++) {
+		off = i ? 0 : r->cfg.buf_offset;
+		page = off + f->len[i] <= PAGE_SIZE ? alloc_page(gfp) : NULL;
+		if (!page) {
+			while (i--)
+				put_page(virt_to_head_page(va[i]));
+			rxr_rx_alloc_failed(r->dev);
+			vnet_rxr_putback(r, vq, q, f, rb->release);
+			vnet_rxr_drop(r, q);
+			return 0;
+		}
+		va[i] = page_address(page);
+		memcpy(va[i] + off, f->buf[i], f->len[i]);
+		truesize[i] = PAGE_SIZE;
+	}
+	vnet_rxr_putback(r, vq, q, f, rb->release);
+	vnet_rxr_count(r, q, VNET_RXR_Q_COPIED, 1);
+	return vnet_rxr_skb_up(r, napi, q, f, va, truesize, rb);
+}
+
 /**
- * vnet_rxr_rx() - look at a received frame before the driver builds an skb
+ * vnet_rxr_rx() - rx-reserve's verdict on a received frame
  * @r: the helper
  * @vq: the queue's virtqueue
  * @napi: the queue's NAPI
@@ -708,10 +794,9 @@ drop:
  * @bytes: set to the bytes of a frame that went up here, 0 for a frame
  *	dropped or recycled
  *
- * On the reserve queue, priority frames in pool pages go up here and
- * other frames' buffers are reposted.  On a regular queue, a lent page
- * carries its owner's frames only, and in emergency mode only priority
- * frames keep their buffers; the rest are reposted in place.
+ * Asks rxr_rx_verdict() and carries it out: a frame in pool pages goes up
+ * here, in them or copied, and a recycled frame's buffers are reposted in
+ * place.  Only %RXR_PASS leaves the frame to the driver.
  *
  * Context: NAPI, while rxr_active().
  * Return: true if the frame was consumed; false: the driver receives it.
@@ -720,42 +805,40 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		 struct napi_struct *napi, unsigned int q, void *buf,
 		 unsigned int len, void *ctx, unsigned int *bytes)
 {
-	const struct rxr_pool *tag = rxr_page_pool(virt_to_head_page(buf));
 	unsigned int hlen = r->cfg.hdr_len;
-	struct net_device *dev = r->dev;
-	struct rxr_flow *flow;
+	struct vnet_rxr_frame f;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 
 	*bytes = 0;
 	if (q >= r->max_nq || !r->started || !r->cfg.mode_ok)
 		return false;
 	vnet_rxr_count(r, q, VNET_RXR_Q_PACKETS, 1);
-	flow = rxr_classify(dev, q, buf + hlen, len - hlen);
-	if (flow)
+	v = rxr_rx_verdict(r->dev, q, virt_to_head_page(buf), buf + hlen,
+			   len - hlen, &rb);
+	if (rb.flow)
 		vnet_rxr_count(r, q, VNET_RXR_Q_PRIORITY, 1);
-
-	if (q == READ_ONCE(r->reserve_q)) {
-		if (!flow) {
-			vnet_rxr_recycle(r, vq, q, buf, ctx);
-			return true;
-		}
-		/* A buffer the driver posted before the queue was reserved. */
-		if (!tag)
-			return false;
-		*bytes = vnet_rxr_up(r, vq, napi, q, buf, len, ctx);
-		return true;
-	}
-	if (tag && rxr_flow_owns(flow, tag)) {
-		rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+	if (v == RXR_PASS)
 		return false;
-	}
-	if ((tag || !flow) && rxr_dev_emergency(dev)) {
-		vnet_rxr_recycle(r, vq, q, buf, ctx);
+	if (!vnet_rxr_gather(r, vq, buf, len, ctx, &f)) {
+		DEV_STATS_INC(r->dev, rx_length_errors);
+		vnet_rxr_putback(r, vq, q, &f, rb.release);
+		vnet_rxr_drop(r, q);
 		return true;
 	}
-	/* Out of emergency mode, a page lent earlier carries anything. */
-	if (tag)
-		vnet_rxr_count(r, q, VNET_RXR_Q_LENT_OTHER, 1);
-	return false;
+	switch (v) {
+	case RXR_PASS_POOL:
+		*bytes = vnet_rxr_up(r, vq, napi, q, &f, &rb);
+		break;
+	case RXR_COPY:
+		*bytes = vnet_rxr_copy(r, vq, napi, q, &f, &rb);
+		break;
+	default:
+		vnet_rxr_putback(r, vq, q, &f, rb.release);
+		vnet_rxr_count(r, q, VNET_RXR_Q_RECYCLED, 1);
+		break;
+	}
+	return true;
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_rx);
 

@@ -51,6 +51,7 @@ struct vnet_rxr_ops {
  * @mode_ok: the buffer mode takes whole pages (mergeable or small
  *	buffers, not premapped); otherwise rx-reserve refuses the device
  * @little_endian: byte order of the virtio-net header
+ * @dev_ops: the driver's callbacks for the core (&struct rxr_dev_ops)
  */
 struct vnet_rxr_cfg {
 	unsigned int nq;
@@ -65,6 +66,7 @@ struct vnet_rxr_cfg {
 	bool mergeable;
 	bool mode_ok;
 	bool little_endian;
+	const struct rxr_dev_ops *dev_ops;
 };
 
 #if IS_ENABLED(CONFIG_RX_RESERVE)

@@ -209,18 +209,22 @@ class Cell:
                    if re.fullmatch(r"eth\.rx\d+_rxr_" + name, k))
 
     def nonprio_pool_up(self):
-        """Non-priority frames that went up in a pool page: in lent pages
-        (lent_other) and, on the reserve queue, frames that were neither
-        priority nor recycled nor copied up (passed)."""
+        """Frames that went up in a pool page not theirs: the core's
+        count at the point where a pool page goes up (pool_up_other),
+        netdevsim's (nonprio_up), lent pages of older kernels (lent_other)
+        and, on the reserve queue, frames that were neither priority nor
+        recycled nor copied up (passed, copied)."""
         if not any(k.startswith("eth.rx_reserve_") for k in self.delta) \
            and not self.proc:
             return None
-        n = self.qsum("lent_other") + self.rxr("nonprio_up")
+        n = self.rxr("pool_up_other") + self.qsum("lent_other") + \
+            self.rxr("nonprio_up")
         q = self.reserve_queue()
         if q >= 0:
             p = "eth.rx%d_rxr_" % q
             n += max(0, self.d(p + "packets") - self.d(p + "priority") -
-                     self.d(p + "recycled") - self.d(p + "passed"))
+                     self.d(p + "recycled") - self.d(p + "passed") -
+                     self.d(p + "copied"))
         return n
 
     def steered(self):

@@ -292,6 +292,13 @@ class Report(unittest.TestCase):
         self.assertRegex(self.report(), r"non-priority frames up in a "
                          r"reserve page, .*: 1 -> NOT MET")
 
+    def test_not_met_pool_up_other(self):
+        # The core counted a pool page that went up with another's frame.
+        self.replace_cell("patched-unpaced", self.UNPACED, 100,
+                          extra="DELTA eth.rx_reserve_pool_up_other 2")
+        self.assertRegex(self.report(), r"non-priority frames up in a "
+                         r"reserve page, .*: 2 -> NOT MET")
+
     def test_not_met_no_steered_flow(self):
         self.replace_cell("patched-carried", self.CARRIED, 55)
         self.assertRegex(self.report(), r"non-priority frames up in a "

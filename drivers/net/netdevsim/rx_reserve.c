@@ -88,7 +88,6 @@ enum {
 	NSIM_RXR_RX_NTUPLE_DROP,
 	NSIM_RXR_RX_REFILL_FAILED,
 	NSIM_RXR_RX_UNPOSTED,
-	NSIM_RXR_RX_RESERVE_NONPRIO,
 	NSIM_RXR_RX_SKB_FAILED,
 	NSIM_RXR_RX_LENT_RETURNED,
 	NSIM_RXR_RX_LENT_SWEPT,
@@ -106,7 +105,6 @@ static const char nsim_rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_ntuple_drop",
 	"rx_refill_failed",
 	"rx_unposted",
-	"rx_reserve_nonprio_up",
 	"rx_skb_failed",
 	"rx_lent_returned",
 	"rx_lent_swept",
@@ -453,9 +451,12 @@ static void nsim_rxr_put_buf(struct nsim_rq *rq, struct nsim_rxr_buf *b)
 	b->tag = NULL;
 }
 
-/* Pass the frame in @b up the stack; the page goes with it. */
+/* Pass the frame in @b up the stack; the page goes with it.  A pool page
+ * goes up only past rxr_rx_up() (@rb: the verdict's view), which marks it
+ * pfmemalloc: only priority sockets may have it.
+ */
 static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
-			struct nsim_rxr_buf *b)
+			struct nsim_rxr_buf *b, const struct rxr_rx_buf *rb)
 {
 	struct net_device *dev = ns->netdev;
 	struct sk_buff *skb;
@@ -471,15 +472,16 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 	}
 	skb_reserve(skb, NSIM_RXR_HEADROOM);
 	skb_put(skb, b->len);
-	if (b->pp)
-		skb_mark_for_recycle(skb);
-	else
-		/* A pool page: only priority sockets may have it. */
-		skb->pfmemalloc = true;
 	if (b->tag)
 		rxr_pool_put(b->tag);
-	b->page = NULL;
 	b->tag = NULL;
+	b->page = NULL;
+	if (b->pp) {
+		skb_mark_for_recycle(skb);
+	} else if (!rxr_rx_up(dev, skb, rb)) {
+		dev_kfree_skb_any(skb);
+		return;
+	}
 	skb->protocol = eth_type_trans(skb, dev);
 	skb->ip_summed = CHECKSUM_UNNECESSARY;
 	skb_record_rx_queue(skb, rq - ns->rq);
@@ -489,11 +491,29 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 	netif_receive_skb(skb);
 }
 
+/* @b stays in its slot (@out), or, a pool page that no longer belongs in
+ * @ring (@release), goes back to its pool and the slot takes what a
+ * refill finds.  Returns nsim_rxr_rx_one()'s value.
+ */
+static bool nsim_rxr_keep(struct netdevsim *ns, struct nsim_rq *rq,
+			  struct nsim_rxr_ring *ring, struct nsim_rxr_buf *b,
+			  struct nsim_rxr_buf *out, bool release)
+{
+	if (!release) {
+		*out = *b;
+		return false;
+	}
+	nsim_rxr_count(ns->rxr, ring->reserve ? NSIM_RXR_RX_RESERVE_SWEPT :
+			NSIM_RXR_RX_LENT_RETURNED, 1);
+	nsim_rxr_put_buf(rq, b);
+	return !nsim_rxr_get_buf(ns, rq, ring, out);
+}
+
 /*
- * Handle the completed buffer @b: pass its frame up and put a replacement
- * in @out, or drop the frame and put @b itself in @out (recycle in place).
- * @out is left empty only if the slot cannot be posted at all, or when a
- * lent page went back to its pool, or up with its owner's frame, with
+ * Carry out rx-reserve's verdict on the completed buffer @b: pass its
+ * frame up and put a replacement in @out, copy it up, or drop it, @b
+ * itself going to @out (recycle in place).  @out is left empty only if
+ * the slot cannot be posted at all: a pool page went back, or up, with
  * nothing to replace it (return true then: the slot waits for the next
  * refill).
  */
@@ -503,27 +523,43 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 {
 	struct net_device *dev = ns->netdev;
 	unsigned int q = rq - ns->rq;
-	struct rxr_flow *flow = NULL;
 	struct nsim_rxr_buf nb;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 
-	if (rxr_dev_active(dev) || b->tag || ring->reserve)
-		flow = rxr_classify(dev, q, page_address(b->page) +
-				    NSIM_RXR_HEADROOM, b->len);
-
-	if (ring->reserve) {
-		if (!flow && !rxr_queue_page_fits(dev, b->page)) {
-			/* A page of a flow that left the queue: back to
-			 * its pool, or to the page allocator with it.
+	v = rxr_rx_verdict(dev, q, b->page,
+			   page_address(b->page) + NSIM_RXR_HEADROOM, b->len,
+			   &rb);
+	switch (v) {
+	case RXR_RECYCLE:
+		return nsim_rxr_keep(ns, rq, ring, b, out, rb.release);
+	case RXR_COPY:
+		/* A page of the queue's own pool takes the copy up. */
+		memset(&nb, 0, sizeof(nb));
+		nb.page = nsim_rxr_alloc(ns, rq);
+		if (nb.page) {
+			nb.pp = true;
+			nb.len = b->len;
+			memcpy(page_address(nb.page) + NSIM_RXR_HEADROOM,
+			       page_address(b->page) + NSIM_RXR_HEADROOM,
+			       b->len);
+			nsim_rxr_up(ns, rq, &nb, &rb);
+		} else {
+			rxr_dev_count(dev, rb.flow ? RXR_STAT_DROPPED :
+				      RXR_STAT_RECYCLED, 1);
+		}
+		return nsim_rxr_keep(ns, rq, ring, b, out, rb.release);
+	case RXR_PASS_POOL:
+		if (!ring->reserve) {
+			/* The owner's frame in a lent page: up, and the
+			 * page's lending ends with it; the slot takes what a
+			 * refill finds, maybe a page the pool can lend again.
 			 */
-			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_SWEPT, 1);
-			nsim_rxr_put_buf(rq, b);
+			rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+			nsim_rxr_up(ns, rq, b, &rb);
 			return !nsim_rxr_get_buf(ns, rq, ring, out);
 		}
-		if (!flow) {
-			rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
-			*out = *b;
-			return false;
-		}
+		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 		if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
 			/* The pools are empty: their pages are up the
 			 * stack, maybe in a socket's out-of-order queue
@@ -532,70 +568,26 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			 * slot waits for a pool page (the fill at the end
 			 * of each poll).
 			 */
-			rxr_dev_count(dev, RXR_STAT_STEERED, 1);
-			nsim_rxr_up(ns, rq, b);
+			nsim_rxr_up(ns, rq, b, &rb);
 			return true;
 		}
-		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
-		nsim_rxr_up(ns, rq, b);
+		nsim_rxr_up(ns, rq, b, &rb);
 		*out = nb;
 		return false;
+	default:
+		break;
 	}
-
-	if (b->tag && !rxr_flow_owns(flow, b->tag)) {
-		/* Not the owner's.  If its flow's frames no longer come to
-		 * this queue, the page goes back and the slot takes what a
-		 * refill finds; else it stays, or goes back if memory is
-		 * there again.  The frame is dropped either way.
-		 */
-		if (!rxr_lent_fits(dev, q, b->tag)) {
-			nsim_rxr_count(ns->rxr, NSIM_RXR_RX_LENT_RETURNED, 1);
-			nsim_rxr_put_buf(rq, b);
-			return !nsim_rxr_get_buf(ns, rq, ring, out);
-		}
-		if (!rxr_dev_emergency(dev)) {
-			memset(&nb, 0, sizeof(nb));
-			nb.page = nsim_rxr_alloc(ns, rq);
-			if (nb.page) {
-				nb.pp = true;
-				nsim_rxr_count(ns->rxr,
-					       NSIM_RXR_RX_LENT_RETURNED, 1);
-				nsim_rxr_put_buf(rq, b);
-				*out = nb;
-				return false;
-			}
-		}
-		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
-		*out = *b;
-		return false;
-	}
-
+	/* RXR_PASS: a page of the queue's own pool, or of the reserve queue
+	 * when it was posted before rx-reserve took the queue.
+	 */
 	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
-		if (b->tag) {
-			/* The owner's frame in a lent page goes up all the
-			 * same, and the page's lending ends with it: the
-			 * slot takes what a refill finds, which may be a
-			 * page the pool can lend again now.  Dropping the
-			 * frame instead would stall the flow for good once
-			 * every page it may lend (rxr_pool_lendable()) is
-			 * parked in rings, as after a link up in emergency
-			 * mode.
-			 */
-			rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
-			nsim_rxr_up(ns, rq, b);
-			return !nsim_rxr_get_buf(ns, rq, ring, out);
-		}
 		/* No replacement: keep the ring full, drop the frame. */
-		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED : RXR_STAT_RECYCLED,
-			      1);
+		rxr_dev_count(dev, rb.flow ? RXR_STAT_DROPPED :
+			      RXR_STAT_RECYCLED, 1);
 		*out = *b;
 		return false;
 	}
-	if (b->tag)
-		rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
-	if (!b->pp && !flow)
-		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_RESERVE_NONPRIO, 1);
-	nsim_rxr_up(ns, rq, b);
+	nsim_rxr_up(ns, rq, b, &rb);
 	*out = nb;
 	return false;
 }

@@ -80,7 +80,6 @@ enum {
 	E1000E_RXR_Q_PASSED,
 	E1000E_RXR_Q_RECYCLED,
 	E1000E_RXR_Q_LENT,
-	E1000E_RXR_Q_LENT_OTHER,
 	E1000E_RXR_Q_DROPPED,
 	E1000E_RXR_Q_EMPTY,
 	E1000E_RXR_Q_LENT_STEERED,
@@ -90,7 +89,7 @@ enum {
 
 static const char e1000e_rxr_q_names[E1000E_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "passed", "recycled", "lent",
-	"lent_other", "dropped", "empty", "lent_steered", "dry",
+	"dropped", "empty", "lent_steered", "dry",
 };
 
 static const char e1000e_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -443,6 +442,12 @@ static void e1000e_rxr_log(struct e1000e_rxr *r)
 			    "rx-reserve: no MSI-X vector for RX queue 1: software fallback on queue 0 only\n");
 }
 
+static void e1000e_rxr_reclaim(struct net_device *netdev, unsigned int rxq);
+
+static const struct rxr_dev_ops e1000e_rxr_dev_ops = {
+	.reclaim = e1000e_rxr_reclaim,
+};
+
 /**
  * e1000e_rxr_start() - attach the adapter to rx-reserve
  * @adapter: the adapter, open
@@ -471,6 +476,7 @@ int e1000e_rxr_start(struct e1000_adapter *adapter)
 		caps.reserve_queue = E1000E_RXR_QUEUE;
 		caps.hw_slots = r->rss.nslots;
 		caps.approx_slots = true;
+		caps.ops = &e1000e_rxr_dev_ops;
 	}
 	err = rxr_dev_attach(adapter->netdev, &caps);
 	if (err) {
@@ -510,6 +516,32 @@ static void e1000e_rxr_quiesce(struct e1000e_rxr *r)
 	e1000e_rxr_clean(r);
 	writel(0, r->adapter->hw.hw_addr + E1000_RDH(E1000E_RXR_QUEUE));
 	writel(0, r->adapter->hw.hw_addr + E1000_RDT(E1000E_RXR_QUEUE));
+	if (napi_was_on)
+		e1000e_rxr_napi_on(r);
+}
+
+/* The core's request for queue 1's pages back, after a flow left it:
+ * queue 1 is emptied with its buckets pointed back at queue 0 for the
+ * moment, and posted again from the pools of the flows still there.
+ * Context: process context, RTNL held.
+ */
+static void e1000e_rxr_reclaim(struct net_device *netdev, unsigned int rxq)
+{
+	struct e1000_adapter *adapter = netdev_priv(netdev);
+	struct e1000e_rxr *r = adapter->rxr;
+	bool napi_was_on;
+
+	ASSERT_RTNL();
+	if (!r || !r->started || rxq != E1000E_RXR_QUEUE || !r->ring_on ||
+	    READ_ONCE(r->reserve_q) < 0)
+		return;
+	e1000e_rxr_quiesce(r);
+	WRITE_ONCE(r->reserve_q, r->cfg_q);
+	napi_was_on = r->napi_on;
+	if (napi_was_on)
+		e1000e_rxr_napi_off(r);
+	e1000e_rxr_fill(r);
+	e1000e_rxr_rss_write(r);
 	if (napi_was_on)
 		e1000e_rxr_napi_on(r);
 }
@@ -668,18 +700,26 @@ static void e1000e_rxr_repost(struct e1000e_rxr *r, struct e1000e_rxr_buf *b)
 	e1000e_rxr_post(r, b->page, b->dma);
 }
 
-static void e1000e_rxr_recycle(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
-			       bool priority)
+/* A buffer rx-reserve keeps: reposted in place, or, a page that no longer
+ * belongs on the queue (@release), given back to its pool; the next fill
+ * posts what the pools have instead.
+ */
+static void e1000e_rxr_keep(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
+			    bool release)
 {
-	e1000e_rxr_repost(r, b);
-	if (priority) {
-		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_DROPPED, 1);
-		rxr_dev_count(r->adapter->netdev, RXR_STAT_DROPPED, 1);
-	} else {
-		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_RECYCLED,
-				 1);
-		rxr_dev_count(r->adapter->netdev, RXR_STAT_RECYCLED, 1);
+	if (!release) {
+		e1000e_rxr_repost(r, b);
+		return;
 	}
+	dma_unmap_page(e1000e_rxr_dmadev(r), b->dma, E1000E_RXR_BUF_LEN,
+		       DMA_FROM_DEVICE);
+	put_page(b->page);
+}
+
+static void e1000e_rxr_drop(struct e1000e_rxr *r, unsigned int q)
+{
+	e1000e_rxr_count(r, q, E1000E_RXR_Q_DROPPED, 1);
+	rxr_dev_count(r->adapter->netdev, RXR_STAT_DROPPED, 1);
 }
 
 static void e1000e_rxr_receive(struct e1000e_rxr *r, struct sk_buff *skb,
@@ -696,60 +736,68 @@ static void e1000e_rxr_receive(struct e1000e_rxr *r, struct sk_buff *skb,
 	napi_gro_receive(&r->napi, skb);
 }
 
-/* A priority frame: post a replacement first, then the page goes up. */
-static bool e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
-			  unsigned int len, u32 staterr, __le16 vlan)
+/* %RXR_PASS_POOL: a replacement is posted first, if the pools have one:
+ * a priority frame is not dropped for want of it, the fill posts pages
+ * again as they come back.
+ */
+static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
+			  unsigned int len, u32 staterr, __le16 vlan,
+			  const struct rxr_rx_buf *rb)
 {
+	struct net_device *netdev = r->adapter->netdev;
 	struct device *dev = e1000e_rxr_dmadev(r);
-	struct page *repl;
 	struct sk_buff *skb;
+	struct page *repl;
 	dma_addr_t dma;
 
-	repl = rxr_queue_page(r->adapter->netdev);
-	if (!repl)
-		return false;
-	dma = dma_map_page(dev, repl, E1000E_RXR_HEADROOM, E1000E_RXR_BUF_LEN,
-			   DMA_FROM_DEVICE);
-	if (dma_mapping_error(dev, dma)) {
-		put_page(repl);
-		return false;
+	repl = rxr_queue_page(netdev);
+	if (repl) {
+		dma = dma_map_page(dev, repl, E1000E_RXR_HEADROOM,
+				   E1000E_RXR_BUF_LEN, DMA_FROM_DEVICE);
+		if (dma_mapping_error(dev, dma))
+			put_page(repl);
+		else
+			e1000e_rxr_post(r, repl, dma);
 	}
 	dma_unmap_page(dev, b->dma, E1000E_RXR_BUF_LEN, DMA_FROM_DEVICE);
 	skb = napi_build_skb(page_address(b->page), PAGE_SIZE);
 	if (!skb) {
-		/* The page is back with its pool; the replacement serves. */
+		/* The page is back with its pool. */
 		put_page(b->page);
-		e1000e_rxr_post(r, repl, dma);
-		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_DROPPED, 1);
-		rxr_dev_count(r->adapter->netdev, RXR_STAT_DROPPED, 1);
-		return true;
+		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		return;
 	}
-	e1000e_rxr_post(r, repl, dma);
 	skb_reserve(skb, E1000E_RXR_HEADROOM);
 	skb_put(skb, len);
+	if (!rxr_rx_up(netdev, skb, rb)) {
+		dev_kfree_skb_any(skb);
+		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		return;
+	}
 	e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_STEERED, 1);
-	rxr_dev_count(r->adapter->netdev, RXR_STAT_STEERED, 1);
+	rxr_dev_count(netdev, RXR_STAT_STEERED, 1);
 	e1000e_rxr_receive(r, skb, staterr, vlan);
-	return true;
 }
 
-/* Another flow in a priority flow's bucket: a copy goes up while memory
- * is fine.
- */
-static bool e1000e_rxr_pass(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
-			    unsigned int len, u32 staterr, __le16 vlan)
+/* %RXR_COPY: a copy goes up, the buffer stays. */
+static void e1000e_rxr_copy(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
+			    unsigned int len, u32 staterr, __le16 vlan,
+			    const struct rxr_rx_buf *rb)
 {
 	struct sk_buff *skb;
 
-	if (rxr_dev_emergency(r->adapter->netdev))
-		return false;
 	skb = napi_alloc_skb(&r->napi, len);
-	if (!skb)
-		return false;
-	skb_put_data(skb, page_address(b->page) + E1000E_RXR_HEADROOM, len);
+	if (skb)
+		skb_put_data(skb, page_address(b->page) + E1000E_RXR_HEADROOM,
+			     len);
+	e1000e_rxr_keep(r, b, rb->release);
+	if (!skb) {
+		rxr_rx_alloc_failed(r->adapter->netdev);
+		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		return;
+	}
 	e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_PASSED, 1);
 	e1000e_rxr_receive(r, skb, staterr, vlan);
-	return true;
 }
 
 static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
@@ -758,6 +806,8 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 	struct device *dev = e1000e_rxr_dmadev(r);
 	union e1000_rx_desc_extended *d;
 	struct e1000e_rxr_buf b;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 	unsigned int len;
 	int done = 0;
 	u32 staterr;
@@ -800,19 +850,28 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 			continue;
 		}
 
-		if (rxr_classify(adapter->netdev, E1000E_RXR_QUEUE,
-				 page_address(b.page) + E1000E_RXR_HEADROOM,
-				 len)) {
+		v = rxr_rx_verdict(adapter->netdev, E1000E_RXR_QUEUE, b.page,
+				   page_address(b.page) + E1000E_RXR_HEADROOM,
+				   len, &rb);
+		if (rb.flow)
 			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
 					 E1000E_RXR_Q_PRIORITY, 1);
-			if (!e1000e_rxr_up(r, &b, len, staterr, vlan))
-				e1000e_rxr_recycle(r, &b, true);
-			continue;
+		switch (v) {
+		case RXR_PASS_POOL:
+			e1000e_rxr_up(r, &b, len, staterr, vlan, &rb);
+			break;
+		case RXR_RECYCLE:
+			e1000e_rxr_keep(r, &b, rb.release);
+			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
+					 E1000E_RXR_Q_RECYCLED, 1);
+			break;
+		default:
+			/* A page of the reserve queue is a pool page: %RXR_PASS
+			 * does not happen here, and would be copied.
+			 */
+			e1000e_rxr_copy(r, &b, len, staterr, vlan, &rb);
+			break;
 		}
-		if (e1000e_rxr_pass(r, &b, len, staterr, vlan))
-			e1000e_rxr_repost(r, &b);
-		else
-			e1000e_rxr_recycle(r, &b, false);
 	}
 	return done;
 }
@@ -920,46 +979,68 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 }
 
 /**
- * e1000e_rxr_rx() - look at a frame queue 0 received
+ * e1000e_rxr_rx() - rx-reserve's verdict on a frame queue 0 received
  * @adapter: the adapter
  * @skb: the frame's buffer, data not yet put
  * @len: the frame's length
+ * @keep: set when the driver keeps @skb in the ring, reposted in place
  *
- * A lent page carries its owner's frames only; in emergency mode only
- * priority frames keep their buffers.
+ * Carries out rxr_rx_verdict(): the driver receives the frame in @skb
+ * (%RXR_PASS, %RXR_PASS_POOL: marked pfmemalloc), a copy of it
+ * (%RXR_COPY) or nothing (%RXR_RECYCLE).  A pool page that no longer
+ * belongs on the queue is freed here, and @keep is false for it.
  *
  * Context: queue 0's NAPI, while rxr_active().
- * Return: true: the driver reposts @skb in place; false: it receives it.
+ * Return: the skb the driver receives, data not yet put, or NULL.
  */
-bool e1000e_rxr_rx(struct e1000_adapter *adapter, struct sk_buff *skb,
-		   unsigned int len)
+struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
+			      struct sk_buff *skb, unsigned int len,
+			      bool *keep)
 {
 	struct net_device *netdev = adapter->netdev;
 	struct e1000e_rxr *r = adapter->rxr;
-	const struct rxr_pool *tag = NULL;
-	struct rxr_flow *flow;
+	struct sk_buff *copy = NULL;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 
+	*keep = false;
 	if (!r || !r->started || !r->mode_ok)
-		return false;
-	if (skb->head_frag)
-		tag = rxr_page_pool(virt_to_head_page(skb->head));
+		return skb;
 	e1000e_rxr_count(r, 0, E1000E_RXR_Q_PACKETS, 1);
-	flow = rxr_classify(netdev, 0, skb->data, len);
-	if (flow)
+	v = rxr_rx_verdict(netdev, 0, skb->head_frag ?
+			   virt_to_head_page(skb->head) : NULL, skb->data,
+			   len, &rb);
+	if (rb.flow)
 		e1000e_rxr_count(r, 0, E1000E_RXR_Q_PRIORITY, 1);
-	if (tag && rxr_flow_owns(flow, tag)) {
-		rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
-		return false;
-	}
-	if ((tag || !flow) && rxr_dev_emergency(netdev)) {
+	switch (v) {
+	case RXR_PASS:
+		return skb;
+	case RXR_PASS_POOL:
+		if (rxr_rx_up(netdev, skb, &rb)) {
+			rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
+			return skb;
+		}
+		e1000e_rxr_drop(r, 0);
+		break;
+	case RXR_COPY:
+		copy = napi_alloc_skb(&adapter->napi, len);
+		if (copy) {
+			skb_copy_to_linear_data(copy, skb->data, len);
+			e1000e_rxr_count(r, 0, E1000E_RXR_Q_PASSED, 1);
+		} else {
+			rxr_rx_alloc_failed(netdev);
+			e1000e_rxr_drop(r, 0);
+		}
+		break;
+	default:
 		e1000e_rxr_count(r, 0, E1000E_RXR_Q_RECYCLED, 1);
-		rxr_dev_count(netdev, RXR_STAT_RECYCLED, 1);
-		return true;
+		break;
 	}
-	/* Out of emergency mode, a page lent earlier carries anything. */
-	if (tag)
-		e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT_OTHER, 1);
-	return false;
+	if (rb.release)
+		dev_kfree_skb_any(skb);
+	else
+		*keep = true;
+	return copy;
 }
 
 /**
@@ -1041,6 +1122,65 @@ int e1000e_rxr_set_rxnfc(struct e1000_adapter *adapter,
 		return err;
 	if (r->ring_on)
 		e1000e_rxr_rss_write(r);
+	return 0;
+}
+
+/**
+ * e1000e_rxr_rxfh_key_size() - bytes of the RSS key ethtool -x shows
+ * @adapter: the adapter
+ *
+ * Return: the key's size while queue 1 is rx-reserve's, else 0.
+ */
+u32 e1000e_rxr_rxfh_key_size(struct e1000_adapter *adapter)
+{
+	struct e1000e_rxr *r = adapter->rxr;
+
+	return r && r->started && r->cfg_q >= 0 ? RXR_RSS_KEY_SIZE : 0;
+}
+
+/**
+ * e1000e_rxr_rxfh_indir_size() - entries of the RETA ethtool -x shows
+ * @adapter: the adapter
+ *
+ * Return: the RETA's size while queue 1 is rx-reserve's, else 0.
+ */
+u32 e1000e_rxr_rxfh_indir_size(struct e1000_adapter *adapter)
+{
+	struct e1000e_rxr *r = adapter->rxr;
+
+	return r && r->started && r->cfg_q >= 0 ? E1000E_RXR_RETA_SIZE : 0;
+}
+
+/**
+ * e1000e_rxr_get_rxfh() - the RSS setup that steers priority flows
+ * @adapter: the adapter
+ * @rxfh: filled with the key, Toeplitz, and the RETA: queue 1 for the
+ *	buckets of the flows steered there, queue 0 for the rest
+ *
+ * Context: RTNL held.
+ * Return: 0, or -EOPNOTSUPP while queue 1 is not rx-reserve's.
+ */
+int e1000e_rxr_get_rxfh(struct e1000_adapter *adapter,
+			struct ethtool_rxfh_param *rxfh)
+{
+	DECLARE_BITMAP(map, E1000E_RXR_RETA_SIZE);
+	struct e1000e_rxr *r = adapter->rxr;
+	unsigned int i;
+
+	ASSERT_RTNL();
+	if (!r || !r->started || r->cfg_q < 0)
+		return -EOPNOTSUPP;
+	rxfh->hfunc = ETH_RSS_HASH_TOP;
+	if (rxfh->key)
+		memcpy(rxfh->key, r->key, RXR_RSS_KEY_SIZE);
+	if (!rxfh->indir)
+		return 0;
+	bitmap_zero(map, E1000E_RXR_RETA_SIZE);
+	if (READ_ONCE(r->buckets))
+		rxr_rss_buckets(&r->rss, r->key, e1000e_rxr_types(),
+				E1000E_RXR_RETA_SIZE, map);
+	for (i = 0; i < E1000E_RXR_RETA_SIZE; i++)
+		rxfh->indir[i] = test_bit(i, map) ? E1000E_RXR_QUEUE : 0;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <net/rx_reserve.h>
 
 struct e1000_adapter;
+struct ethtool_rxfh_param;
 struct ethtool_rxnfc;
 struct sk_buff;
 
@@ -31,14 +32,19 @@ void e1000e_rxr_configure(struct e1000_adapter *adapter);
 void e1000e_rxr_down(struct e1000_adapter *adapter);
 
 struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter);
-bool e1000e_rxr_rx(struct e1000_adapter *adapter, struct sk_buff *skb,
-		   unsigned int len);
+struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
+			      struct sk_buff *skb, unsigned int len,
+			      bool *keep);
 void e1000e_rxr_ring_empty(struct e1000_adapter *adapter);
 
 int e1000e_rxr_get_rxnfc(struct e1000_adapter *adapter,
 			 struct ethtool_rxnfc *info, u32 *rule_locs);
 int e1000e_rxr_set_rxnfc(struct e1000_adapter *adapter,
 			 const struct ethtool_rxnfc *info);
+u32 e1000e_rxr_rxfh_key_size(struct e1000_adapter *adapter);
+u32 e1000e_rxr_rxfh_indir_size(struct e1000_adapter *adapter);
+int e1000e_rxr_get_rxfh(struct e1000_adapter *adapter,
+			struct ethtool_rxfh_param *rxfh);
 int e1000e_rxr_sset_count(struct e1000_adapter *adapter, int sset);
 void e1000e_rxr_get_strings(struct e1000_adapter *adapter, u32 sset,
 			    u8 **p);
@@ -81,10 +87,12 @@ static inline struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 	return NULL;
 }
 
-static inline bool e1000e_rxr_rx(struct e1000_adapter *adapter,
-				 struct sk_buff *skb, unsigned int len)
+static inline struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
+					    struct sk_buff *skb,
+					    unsigned int len, bool *keep)
 {
-	return false;
+	*keep = false;
+	return skb;
 }
 
 static inline void e1000e_rxr_ring_empty(struct e1000_adapter *adapter) { }
@@ -98,6 +106,22 @@ static inline int e1000e_rxr_get_rxnfc(struct e1000_adapter *adapter,
 
 static inline int e1000e_rxr_set_rxnfc(struct e1000_adapter *adapter,
 				       const struct ethtool_rxnfc *info)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline u32 e1000e_rxr_rxfh_key_size(struct e1000_adapter *adapter)
+{
+	return 0;
+}
+
+static inline u32 e1000e_rxr_rxfh_indir_size(struct e1000_adapter *adapter)
+{
+	return 0;
+}
+
+static inline int e1000e_rxr_get_rxfh(struct e1000_adapter *adapter,
+				      struct ethtool_rxfh_param *rxfh)
 {
 	return -EOPNOTSUPP;
 }

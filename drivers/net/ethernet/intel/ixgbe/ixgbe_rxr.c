@@ -64,7 +64,7 @@ enum {
 	IXGBE_RXR_REG_PACKETS,
 	IXGBE_RXR_REG_PRIORITY,
 	IXGBE_RXR_REG_LENT,
-	IXGBE_RXR_REG_LENT_OTHER,
+	IXGBE_RXR_REG_COPIED,
 	IXGBE_RXR_REG_RECYCLED,
 	IXGBE_RXR_STAT_NUM,
 };
@@ -80,7 +80,7 @@ static const char ixgbe_rxr_stat_names[IXGBE_RXR_STAT_NUM][ETH_GSTRING_LEN] = {
 	"rxr_rssq_packets",
 	"rxr_rssq_priority",
 	"rxr_rssq_lent",
-	"rxr_rssq_lent_other",
+	"rxr_rssq_copied",
 	"rxr_rssq_recycled",
 };
 
@@ -412,17 +412,26 @@ static void ixgbe_rxr_repost(struct ixgbe_ring *ring, struct page *page,
 	ixgbe_rxr_post(ring, page, dma);
 }
 
-static void ixgbe_rxr_recycle(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
-			      struct page *page, dma_addr_t dma, bool priority)
+/* A buffer rx-reserve keeps: posted again in place, or, a page that no
+ * longer belongs on the queue (@release), given back to its pool; the
+ * refill posts what the pools have instead.
+ */
+static void ixgbe_rxr_keep(struct ixgbe_ring *ring, struct page *page,
+			   dma_addr_t dma, bool release)
 {
-	ixgbe_rxr_repost(ring, page, dma);
-	if (priority) {
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_DROPPED, 1);
-		rxr_dev_count(ring->netdev, RXR_STAT_DROPPED, 1);
-	} else {
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_RECYCLED, 1);
-		rxr_dev_count(ring->netdev, RXR_STAT_RECYCLED, 1);
+	if (!release) {
+		ixgbe_rxr_repost(ring, page, dma);
+		return;
 	}
+	dma_unmap_page(ring->dev, dma, ixgbe_rxr_buf_len(ring),
+		       DMA_FROM_DEVICE);
+	put_page(page);
+}
+
+static void ixgbe_rxr_drop(struct ixgbe_rxr *r, struct net_device *netdev)
+{
+	ixgbe_rxr_count(r, IXGBE_RXR_RES_DROPPED, 1);
+	rxr_dev_count(netdev, RXR_STAT_DROPPED, 1);
 }
 
 static void ixgbe_rxr_receive(struct ixgbe_q_vector *q_vector,
@@ -436,10 +445,14 @@ static void ixgbe_rxr_receive(struct ixgbe_q_vector *q_vector,
 	ixgbe_rx_skb(q_vector, skb);
 }
 
-/* A priority frame: a replacement is posted first, then the page goes up. */
-static bool ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
+/* %RXR_PASS_POOL: a replacement is posted first, if the pools have one;
+ * a priority frame is not dropped for want of it, the refill posts pages
+ * again as they come back.
+ */
+static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 			 struct ixgbe_ring *ring, union ixgbe_adv_rx_desc *desc,
-			 struct page *page, dma_addr_t dma, unsigned int size)
+			 struct page *page, dma_addr_t dma, unsigned int size,
+			 const struct rxr_rx_buf *rb)
 {
 	unsigned int len = ixgbe_rxr_buf_len(ring);
 	struct sk_buff *skb;
@@ -447,53 +460,56 @@ static bool ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	dma_addr_t rdma;
 
 	repl = rxr_queue_page(ring->netdev);
-	if (!repl)
-		return false;
-	rdma = dma_map_page(ring->dev, repl, IXGBE_RXR_HEADROOM, len,
-			    DMA_FROM_DEVICE);
-	if (dma_mapping_error(ring->dev, rdma)) {
-		put_page(repl);
-		return false;
+	if (repl) {
+		rdma = dma_map_page(ring->dev, repl, IXGBE_RXR_HEADROOM, len,
+				    DMA_FROM_DEVICE);
+		if (dma_mapping_error(ring->dev, rdma))
+			put_page(repl);
+		else
+			ixgbe_rxr_post(ring, repl, rdma);
 	}
-	ixgbe_rxr_post(ring, repl, rdma);
 	dma_unmap_page(ring->dev, dma, len, DMA_FROM_DEVICE);
 	skb = napi_build_skb(page_address(page), PAGE_SIZE);
 	if (!skb) {
-		/* The page is back with its pool; the replacement serves. */
+		/* The page is back with its pool. */
 		put_page(page);
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_DROPPED, 1);
-		rxr_dev_count(ring->netdev, RXR_STAT_DROPPED, 1);
-		return true;
+		ixgbe_rxr_drop(r, ring->netdev);
+		return;
 	}
 	skb_reserve(skb, IXGBE_RXR_HEADROOM);
 	__skb_put(skb, size);
-	/* The flow's own reserve: past the socket's memory limits too. */
-	skb->pfmemalloc = true;
+	/* The flow's own reserve, pfmemalloc: past the socket's limits. */
+	if (!rxr_rx_up(ring->netdev, skb, rb)) {
+		dev_kfree_skb_any(skb);
+		ixgbe_rxr_drop(r, ring->netdev);
+		return;
+	}
 	ixgbe_rxr_count(r, IXGBE_RXR_RES_STEERED, 1);
 	rxr_dev_count(ring->netdev, RXR_STAT_STEERED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
-	return true;
 }
 
-/* Another flow on the reserve queue (a filter whose flow just left, or a
- * collision): a copy goes up while memory is fine.
- */
-static bool ixgbe_rxr_pass(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
+/* %RXR_COPY: a copy goes up, the page stays on the queue. */
+static void ixgbe_rxr_copy(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 			   struct ixgbe_ring *ring,
-			   union ixgbe_adv_rx_desc *desc, const void *data,
-			   unsigned int size)
+			   union ixgbe_adv_rx_desc *desc, struct page *page,
+			   dma_addr_t dma, unsigned int size,
+			   const struct rxr_rx_buf *rb)
 {
 	struct sk_buff *skb;
 
-	if (rxr_dev_emergency(ring->netdev))
-		return false;
 	skb = napi_alloc_skb(&q_vector->napi, size);
-	if (!skb)
-		return false;
-	skb_put_data(skb, data, size);
+	if (skb)
+		skb_put_data(skb, page_address(page) + IXGBE_RXR_HEADROOM,
+			     size);
+	ixgbe_rxr_keep(ring, page, dma, rb->release);
+	if (!skb) {
+		rxr_rx_alloc_failed(ring->netdev);
+		ixgbe_rxr_drop(r, ring->netdev);
+		return;
+	}
 	ixgbe_rxr_count(r, IXGBE_RXR_RES_PASSED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
-	return true;
 }
 
 /**
@@ -519,10 +535,11 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 	union ixgbe_adv_rx_desc *desc;
 	u16 ntu = ring->next_to_use;
 	struct ixgbe_rx_buffer *bi;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 	struct page *page;
 	int done = 0;
 	dma_addr_t dma;
-	void *data;
 	bool bad;
 
 	if (!r)
@@ -557,19 +574,28 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 			continue;
 		}
 
-		data = page_address(page) + IXGBE_RXR_HEADROOM;
-		if (rxr_classify(ring->netdev, ring->queue_index, data,
-				 size)) {
+		v = rxr_rx_verdict(ring->netdev, ring->queue_index, page,
+				   page_address(page) + IXGBE_RXR_HEADROOM,
+				   size, &rb);
+		if (rb.flow)
 			ixgbe_rxr_count(r, IXGBE_RXR_RES_PRIORITY, 1);
-			if (!ixgbe_rxr_up(r, q_vector, ring, desc, page, dma,
-					  size))
-				ixgbe_rxr_recycle(r, ring, page, dma, true);
-			continue;
+		switch (v) {
+		case RXR_PASS_POOL:
+			ixgbe_rxr_up(r, q_vector, ring, desc, page, dma, size,
+				     &rb);
+			break;
+		case RXR_RECYCLE:
+			ixgbe_rxr_keep(ring, page, dma, rb.release);
+			ixgbe_rxr_count(r, IXGBE_RXR_RES_RECYCLED, 1);
+			break;
+		default:
+			/* Only pool pages are posted here: %RXR_PASS does
+			 * not happen, and would be copied.
+			 */
+			ixgbe_rxr_copy(r, q_vector, ring, desc, page, dma,
+				       size, &rb);
+			break;
 		}
-		if (ixgbe_rxr_pass(r, q_vector, ring, desc, data, size))
-			ixgbe_rxr_repost(ring, page, dma);
-		else
-			ixgbe_rxr_recycle(r, ring, page, dma, false);
 	}
 	ixgbe_rxr_refill(ring);
 	if (ring->next_to_use != ntu)
@@ -804,8 +830,8 @@ void __ixgbe_rxr_unlend(struct page *page)
 	rxr_pool_put((struct rxr_pool *)(page->private & ~RXR_PAGE_TAG));
 }
 
-/* Another flow's frame in a lent page: a copy goes up while memory is
- * fine, the page stays with the ring.
+/* %RXR_COPY on an RSS queue: a copy goes up, the page stays with the
+ * ring.
  */
 static void ixgbe_rxr_copy_up(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
 			      union ixgbe_adv_rx_desc *desc, const void *data,
@@ -815,30 +841,31 @@ static void ixgbe_rxr_copy_up(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
 	struct sk_buff *skb;
 
 	skb = napi_alloc_skb(&q_vector->napi, size);
-	if (!skb)
+	if (!skb) {
+		rxr_rx_alloc_failed(ring->netdev);
+		rxr_dev_count(ring->netdev, RXR_STAT_DROPPED, 1);
 		return;
+	}
 	skb_put_data(skb, data, size);
-	ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT_OTHER, 1);
+	ixgbe_rxr_count(r, IXGBE_RXR_REG_COPIED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
 /**
- * __ixgbe_rxr_rx() - look at a frame an RSS queue received
+ * __ixgbe_rxr_rx() - rx-reserve's verdict on a frame an RSS queue received
  * @ring: the RSS queue
  * @bi: the frame's first buffer
  * @desc: its descriptor
  * @data: the frame, in its buffer
  * @size: its length in that buffer
  *
- * Only frames in lent pages, and all frames in emergency mode, are
- * classified.  A lent page keeps its owner's frames only, which go up
- * marked pfmemalloc; another flow's frame is copied up while memory is
- * fine, and the page stays with the ring.  In emergency mode every
- * non-priority frame is dropped and its buffer posted again in place.
- * Frames that span buffers (jumbo, RSC) and FCoE rings are left alone.
+ * Carries out rxr_rx_verdict(): a lent page's owner goes up marked
+ * pfmemalloc (%IXGBE_RXR_OWNER), a frame to copy is copied up here and,
+ * like a dropped one, leaves its buffer posted again in place.  Frames
+ * that span buffers (jumbo, RSC) and FCoE rings are left alone.
  *
  * Context: the ring's NAPI.
- * Return: the verdict.
+ * Return: what the driver does with the frame.
  */
 enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 				      struct ixgbe_rx_buffer *bi,
@@ -847,9 +874,8 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 {
 	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
 	struct net_device *netdev = ring->netdev;
-	const struct rxr_pool *tag;
-	struct rxr_flow *flow;
-	bool emergency;
+	struct rxr_rx_buf rb;
+	enum rxr_verdict v;
 
 	if (!r || !r->started ||
 	    !ixgbe_test_staterr(desc, IXGBE_RXD_STAT_EOP) ||
@@ -857,25 +883,25 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 	     cpu_to_le32(IXGBE_RXDADV_RSCCNT_MASK)) ||
 	    test_bit(__IXGBE_RX_FCOE, &ring->state))
 		return IXGBE_RXR_PASS;
-	tag = rxr_page_pool(bi->page);
-	emergency = rxr_dev_emergency(netdev);
-	if (!tag && !emergency)
+	v = rxr_rx_verdict(netdev, ring->queue_index, bi->page, data, size,
+			   &rb);
+	if (v == RXR_PASS)
 		return IXGBE_RXR_PASS;
-
 	ixgbe_rxr_count(r, IXGBE_RXR_REG_PACKETS, 1);
-	flow = rxr_classify(netdev, ring->queue_index, data, size);
-	if (flow)
+	if (rb.flow)
 		ixgbe_rxr_count(r, IXGBE_RXR_REG_PRIORITY, 1);
-	if (tag && rxr_flow_owns(flow, tag)) {
+	switch (v) {
+	case RXR_PASS_POOL:
 		rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
+		rxr_dev_count(netdev, RXR_STAT_POOL_UP, 1);
 		return IXGBE_RXR_OWNER;
-	}
-	if (!tag && flow)
-		return IXGBE_RXR_PASS;
-	if (!emergency)
+	case RXR_COPY:
 		ixgbe_rxr_copy_up(r, ring, desc, data, size);
-	ixgbe_rxr_count(r, IXGBE_RXR_REG_RECYCLED, 1);
-	rxr_dev_count(netdev, RXR_STAT_RECYCLED, 1);
+		break;
+	default:
+		ixgbe_rxr_count(r, IXGBE_RXR_REG_RECYCLED, 1);
+		break;
+	}
 	return IXGBE_RXR_RECYCLE;
 }
 

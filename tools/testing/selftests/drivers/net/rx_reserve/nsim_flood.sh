@@ -101,8 +101,8 @@ check_ge "refills failed" 1 "$(stat_b rx_refill_failed)"
 check_ge "emergency mode switched on" 1 "$(stat_b rx_reserve_emergency)"
 check_ge "flood frames recycled in place" 1 "$recycled"
 check_eq "ring slots left unposted" 0 "$(stat_b rx_unposted)"
-check_eq "reserve pages carrying non-priority frames up" 0 \
-	"$(stat_b rx_reserve_nonprio_up)"
+check_eq "pool pages that went up with another flow's frame" 0 \
+	"$(stat_b rx_reserve_pool_up_other)"
 check_eq "pfmemalloc skbs dropped at other sockets" "$drop0" \
 	"$(tcpext PFMemallocDrop)"
 # A lent page's skb is tagged pfmemalloc: the priority socket takes it
@@ -119,7 +119,7 @@ echo "# flood: sent $sent, frames delivered $delivered," \
 	"lent delivered $(stat_b rx_reserve_lent_delivered)," \
 	"priority dropped $(stat_b rx_reserve_dropped)," \
 	"no buffer $(stat_b rx_no_buffer)," \
-	"reserve pages up with non-priority frames" \
-	"$(stat_b rx_reserve_nonprio_up)"
+	"pool pages up with another flow's frame" \
+	"$(stat_b rx_reserve_pool_up_other)"
 
 exit "$RET"

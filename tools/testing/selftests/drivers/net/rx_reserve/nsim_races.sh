@@ -451,8 +451,8 @@ dev_clean()
 {
 	check_eq "$EV: $1 ring slots left unposted" 0 \
 		"$(bstat "$1" rx_unposted)"
-	check_eq "$EV: $1 pool pages carrying non-priority frames up" 0 \
-		"$(bstat "$1" rx_reserve_nonprio_up)"
+	check_eq "$EV: $1 pool pages up with another flow's frame" 0 \
+		"$(bstat "$1" rx_reserve_pool_up_other)"
 	check_ok "$EV: no flow left on $1" within 10 no_flows_on "$1"
 }
 
