@@ -18,9 +18,10 @@
  *	accept connections on PORT (IPv4 and IPv6); on each, send BYTES of
  *	a fixed pattern and a FIN (no FIN if BYTES is 0), then wait for the
  *	peer to close.  Runs until killed.
- *   rxr_sock recv [-n] [-g] ADDR PORT
- *	connect a priority socket (-n: an ordinary one) to ADDR PORT, print
- *	"port N" (-g: then wait until stdin closes), read until EOF, print
+ *   rxr_sock recv [-n] [-g] [-p LPORT] ADDR PORT
+ *	connect a priority socket (-n: an ordinary one) to ADDR PORT (-p:
+ *	from local port LPORT, bound with SO_REUSEADDR), print "port N"
+ *	(-g: then wait until stdin closes), read until EOF, print
  *	its /proc/net/rx_reserve line as seen after the first read and at
  *	EOF ("flow_start: LINE", "flow: LINE"), then "bytes N pattern ok|bad".
  *	On SIGUSR1 it prints "rmem N": the bytes its socket's receive and
@@ -49,6 +50,15 @@
  *   rxr_sock write FILE TEXT
  *	write TEXT and a newline to FILE in one write(2); print "errno E"
  *	(E: 0 or the errno's name) and, on success, "wrote N".
+ *   rxr_sock collide KEYHEX NBUCKETS SADDR DADDR SPORT DPORT
+ *	the RSS bucket of the IPv4 TCP frames from SADDR:SPORT to
+ *	DADDR:DPORT: the Toeplitz hash over saddr, daddr, sport, dport with
+ *	the key KEYHEX (hex bytes, 16 or more, as ethtool -x prints it:
+ *	6d:5a:56:..., or without the ':'), masked to NBUCKETS (a power of
+ *	two, the indirection table's size).  Print "hash 0xH" and "bucket
+ *	B", then "port P": the first destination port P from 20000 to
+ *	60999, other than DPORT, whose frames land in the same bucket; exit
+ *	1 if there is none.
  *   rxr_sock ethnl [-u] CMD TOKEN...
  *	send one hand-built request to the "ethtool" generic netlink family
  *	(-u: without CAP_NET_ADMIN) and print its answer: a "reply dev NAME
@@ -781,8 +791,21 @@ static void print_rmem(int fd)
 	fflush(stdout);
 }
 
+/* Bind @fd to local port @port of any address, with SO_REUSEADDR. */
+static int bind_port(int fd, int family, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int one = 1;
+
+	len = parse(family == AF_INET ? "0.0.0.0" : "::", port, &ss);
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+		return -1;
+	return bind(fd, (struct sockaddr *)&ss, len);
+}
+
 static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
-		    int gate)
+		    int gate, int lport)
 {
 	struct signalfd_siginfo si;
 	unsigned long long total = 0;
@@ -805,6 +828,10 @@ static int recv_all(struct sockaddr_storage *ss, socklen_t len, int prio,
 				strerror(err));
 			return 1;
 		}
+	}
+	if (lport && bind_port(fd, ss->ss_family, lport)) {
+		perror("bind");
+		return 1;
 	}
 	if (connect(fd, (struct sockaddr *)ss, len)) {
 		perror("connect");
@@ -1429,6 +1456,140 @@ static int ethnl(int argc, char **argv)
 	return err != 0;
 }
 
+/* The value of hex digit @c, or -1. */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Parse an RSS key, hex bytes with or without ':' between them, into @key;
+ * its length in bytes, or -1.
+ */
+static int parse_key(const char *s, unsigned char *key, int size)
+{
+	int n = 0, hi, lo;
+
+	while (*s) {
+		hi = hexval(s[0]);
+		lo = hi < 0 ? -1 : hexval(s[1]);
+		if (lo < 0 || n == size)
+			return -1;
+		key[n++] = hi << 4 | lo;
+		s += 2;
+		if (*s == ':' && s[1])
+			s++;
+	}
+	return n;
+}
+
+/* The Toeplitz hash of the @n bytes at @in; @key has @n + 4 bytes at least. */
+static __u32 toeplitz(const unsigned char *key, const unsigned char *in,
+		      size_t n)
+{
+	__u32 hash = 0, win;
+	size_t i;
+	int b;
+
+	win = (__u32)key[0] << 24 | key[1] << 16 | key[2] << 8 | key[3];
+	for (i = 0; i < n; i++) {
+		for (b = 7; b >= 0; b--) {
+			if (in[i] & (1 << b))
+				hash ^= win;
+			/* Slide the key's 32-bit window on by one bit. */
+			win = win << 1 | ((key[i + 4] >> b) & 1);
+		}
+	}
+	return hash;
+}
+
+/*
+ * The RSS hash of an IPv4 TCP frame from @saddr:@sport to @daddr:@dport,
+ * over saddr, daddr, sport and dport in network byte order, as Microsoft's
+ * RSS specification defines it.
+ */
+static __u32 rss_hash(const unsigned char *key, const struct in_addr *saddr,
+		      const struct in_addr *daddr, int sport, int dport)
+{
+	unsigned char in[12];
+	__u16 port;
+
+	memcpy(in, saddr, 4);
+	memcpy(in + 4, daddr, 4);
+	port = htons(sport);
+	memcpy(in + 8, &port, 2);
+	port = htons(dport);
+	memcpy(in + 10, &port, 2);
+	return toeplitz(key, in, sizeof(in));
+}
+
+/* A TCP or UDP port number in @s, or -1. */
+static int parse_port(const char *s)
+{
+	char *end;
+	long v;
+
+	v = strtol(s, &end, 10);
+	if (end == s || *end || v < 1 || v > 65535)
+		return -1;
+	return v;
+}
+
+/* collide KEYHEX NBUCKETS SADDR DADDR SPORT DPORT */
+static int collide(char **argv)
+{
+	struct in_addr saddr, daddr;
+	unsigned char key[256];
+	int keylen, sport, dport, p;
+	unsigned long nb;
+	__u32 hash, mask;
+	char *end;
+
+	keylen = parse_key(argv[0], key, sizeof(key));
+	if (keylen < 16) {
+		fprintf(stderr, "rxr_sock: bad key %s (16 bytes or more)\n",
+			argv[0]);
+		return 2;
+	}
+	nb = strtoul(argv[1], &end, 10);
+	if (end == argv[1] || *end || !nb || nb > 65536 || nb & (nb - 1)) {
+		fprintf(stderr, "rxr_sock: bad table size %s\n", argv[1]);
+		return 2;
+	}
+	if (inet_pton(AF_INET, argv[2], &saddr) != 1 ||
+	    inet_pton(AF_INET, argv[3], &daddr) != 1) {
+		fprintf(stderr, "rxr_sock: bad IPv4 address %s or %s\n",
+			argv[2], argv[3]);
+		return 2;
+	}
+	sport = parse_port(argv[4]);
+	dport = parse_port(argv[5]);
+	if (sport < 0 || dport < 0) {
+		fprintf(stderr, "rxr_sock: bad port %s or %s\n", argv[4],
+			argv[5]);
+		return 2;
+	}
+	mask = nb - 1;
+	hash = rss_hash(key, &saddr, &daddr, sport, dport);
+	printf("hash 0x%08x\nbucket %u\n", hash, hash & mask);
+	for (p = 20000; p <= 60999; p++) {
+		if (p == dport ||
+		    ((rss_hash(key, &saddr, &daddr, sport, p) ^ hash) & mask))
+			continue;
+		printf("port %d\n", p);
+		return 0;
+	}
+	fprintf(stderr, "rxr_sock: no port from 20000 to 60999 in bucket %u\n",
+		hash & mask);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
@@ -1453,19 +1614,26 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "serve"))
 		return serve(atoi(argv[2]), strtoull(argv[3], NULL, 0));
 	if (argc >= 4 && !strcmp(argv[1], "recv")) {
-		int prio = 1, gate = 0;
+		int prio = 1, gate = 0, lport = 0;
 
 		for (; argc > 4 && argv[2][0] == '-'; argv++, argc--) {
-			if (!strcmp(argv[2], "-n"))
+			if (!strcmp(argv[2], "-n")) {
 				prio = 0;
-			else if (!strcmp(argv[2], "-g"))
+			} else if (!strcmp(argv[2], "-g")) {
 				gate = 1;
-			else
+			} else if (!strcmp(argv[2], "-p") && argc > 5) {
+				lport = parse_port(argv[3]);
+				if (lport < 0)
+					break;
+				argv++;
+				argc--;
+			} else {
 				break;
+			}
 		}
 		if (argc == 4) {
 			len = parse(argv[2], atoi(argv[3]), &ss);
-			return recv_all(&ss, len, prio, gate);
+			return recv_all(&ss, len, prio, gate, lport);
 		}
 	}
 	if (argc == 6 && !strcmp(argv[1], "flood")) {
@@ -1484,14 +1652,18 @@ int main(int argc, char **argv)
 		return badopt(argc == 3 ? argv[2] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return write_file(argv[2], argv[3]);
+	if (argc == 8 && !strcmp(argv[1], "collide"))
+		return collide(argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "ethnl"))
 		return ethnl(argc - 2, argv + 2);
 	fprintf(stderr,
 		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
-		"       serve PORT BYTES | recv [-n] [-g] ADDR PORT |\n"
+		"       serve PORT BYTES |\n"
+		"       recv [-n] [-g] [-p LPORT] ADDR PORT |\n"
 		"       flood ADDR PORT SECONDS SIZE | udpsink PORT |\n"
 		"       tcpsink PORT | xdp IFNAME on|off | say PORT TEXT |\n"
 		"       badopt [ADDR] | write FILE TEXT |\n"
+		"       collide KEYHEX NBUCKETS SADDR DADDR SPORT DPORT |\n"
 		"       ethnl [-u] CMD TOKEN...\n");
 	return 2;
 }
