@@ -261,6 +261,8 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 				unsigned int len, struct rxr_rx_buf *rb);
 bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 	       const struct rxr_rx_buf *rb);
+struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
+			   struct sk_buff *skb);
 int rxr_ethtool_sset_count(const struct net_device *dev);
 void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data);
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data);
@@ -420,6 +422,13 @@ static inline bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 			     const struct rxr_rx_buf *rb)
 {
 	return true;
+}
+
+static inline struct sk_buff *rxr_rx_skb(struct net_device *dev,
+					 unsigned int rxq,
+					 struct sk_buff *skb)
+{
+	return skb;
 }
 
 static inline int rxr_ethtool_sset_count(const struct net_device *dev)

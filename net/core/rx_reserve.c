@@ -1796,6 +1796,80 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 }
 EXPORT_SYMBOL_GPL(rxr_rx_up);
 
+/* Whether @skb or an skb on its frag_list holds a pool page other than
+ * @flow's: sets *@pool if it holds any.
+ */
+static bool rxr_skb_other(const struct sk_buff *skb,
+			  const struct rxr_flow *flow, bool *pool)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	const struct rxr_pool *tag;
+	const struct sk_buff *frag;
+	unsigned int i;
+
+	for (i = 0; i < shinfo->nr_frags; i++) {
+		tag = rxr_page_pool(skb_frag_page(&shinfo->frags[i]));
+		if (!tag)
+			continue;
+		*pool = true;
+		if (!flow || tag != flow->pool)
+			return true;
+	}
+	skb_walk_frags(skb, frag)
+		if (rxr_skb_other(frag, flow, pool))
+			return true;
+	return false;
+}
+
+/**
+ * rxr_rx_skb() - the verdict on an skb a driver built itself
+ * @dev: the device
+ * @rxq: the RX queue it arrived on
+ * @skb: a frame whose first buffer rxr_rx_verdict() passed (%RXR_PASS),
+ *	built the driver's way, from its Ethernet header on
+ *
+ * A frame that spans buffers may have landed in a page lent to the ring
+ * after its first buffer.  Such a frame goes up in the pool pages only if
+ * it is their flow's (marked pfmemalloc); another frame is copied up out
+ * of emergency mode and dropped in it, as rxr_rx_verdict() decides for a
+ * first buffer.  A frame without pool pages, nearly all of them, costs a
+ * look at the page of each fragment and no classification.
+ *
+ * Context: NAPI, while rxr_active().
+ * Return: @skb, its copy (@skb freed), or NULL (@skb freed: dropped).
+ */
+struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
+			   struct sk_buff *skb)
+{
+	struct rxr_flow *flow = NULL;
+	struct sk_buff *copy = NULL;
+	bool pool = false, emerg;
+	struct rxr_dev *rdev;
+
+	if (!rxr_skb_other(skb, NULL, &pool))
+		return skb;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev)
+		flow = __rxr_classify(rdev, rxq, skb->data, skb_headlen(skb));
+	pool = false;
+	if (!rxr_skb_other(skb, flow, &pool)) {
+		skb->pfmemalloc = true;
+		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
+		rcu_read_unlock();
+		return skb;
+	}
+	emerg = rdev && READ_ONCE(rdev->emergency) && READ_ONCE(rdev->nflows);
+	rcu_read_unlock();
+	if (flow || !emerg)
+		copy = skb_copy(skb, GFP_ATOMIC | __GFP_NOWARN);
+	/* The pool pages go back with @skb. */
+	kfree_skb(skb);
+	rxr_dev_count(dev, copy ? RXR_STAT_COPIED : RXR_STAT_RECYCLED, 1);
+	return copy;
+}
+EXPORT_SYMBOL_GPL(rxr_rx_skb);
+
 /**
  * rxr_sk_tx_queue() - the TX queue for a priority socket's packets
  * @dev: the device a packet leaves on

@@ -1201,6 +1201,87 @@ static void rxr_test_rx_up(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 2);
 }
 
+/* An skb of the driver's, with a fragment of @page, holding @t's frame. */
+static struct sk_buff *rxrt_skb(struct kunit *test, const struct rxr_tuple *t,
+				struct page *page)
+{
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	u8 buf[128];
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	n = rxrt_frame(buf, t, false);
+	skb_put_data(skb, buf, n);
+	if (page)
+		skb_add_rx_frag(skb, 0, page, 0, 100, PAGE_SIZE);
+	return skb;
+}
+
+/* rxr_rx_skb(): a frame that spans buffers, its later one a lent page. */
+static void rxr_test_rx_skb(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct sk_buff *skb, *out;
+	struct rxr_dev_info info;
+	struct rxr_flow *fa, *fb;
+	struct rxr_tuple ta, tn;
+	struct page *pa, *pb;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, 0));
+	fa = rxrt_flow_new(test, 4);
+	fb = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&ta, 0xc0000201, 10809, 0xc0000202, 51000);
+	rxrt_tuple4(&tn, 0xc0000201, 5001, 0xc0000202, 51002);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(fa, dev, &ta));
+
+	/* No pool page: the same skb, untouched. */
+	skb = rxrt_skb(test, &tn, NULL);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_EXPECT_PTR_EQ(test, out, skb);
+	KUNIT_EXPECT_FALSE(test, out->pfmemalloc);
+	kfree_skb(out);
+
+	/* The owner's frame in its pool's page: up, pfmemalloc. */
+	pa = rxrt_take(test, fa);
+	skb = rxrt_skb(test, &ta, pa);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_EXPECT_PTR_EQ(test, out, skb);
+	KUNIT_EXPECT_TRUE(test, out->pfmemalloc);
+	kfree_skb(out);
+
+	/* Another frame in a pool page: a copy goes up, the page goes back. */
+	pb = rxrt_take(test, fb);
+	skb = rxrt_skb(test, &tn, pb);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_EXPECT_PTR_NE(test, out, skb);
+	KUNIT_EXPECT_FALSE(test, out->pfmemalloc);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(out)->nr_frags, 0);
+	KUNIT_EXPECT_EQ(test, page_ref_count(pb), 1);
+	kfree_skb(out);
+
+	/* In emergency mode it is dropped. */
+	rxr_rx_alloc_failed(dev);
+	pb = rxrt_take(test, fb);
+	skb = rxrt_skb(test, &tn, pb);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_EXPECT_NULL(test, out);
+	KUNIT_EXPECT_EQ(test, page_ref_count(pb), 1);
+
+	rxr_dev_get_info(rxrt_state(dev), &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 1);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_COPIED], 1);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_RECYCLED], 1);
+}
+
 /* Counters */
 
 static void rxr_test_ethtool_stats(struct kunit *test)
@@ -1354,6 +1435,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_emergency),
 	KUNIT_CASE(rxr_test_verdict),
 	KUNIT_CASE(rxr_test_rx_up),
+	KUNIT_CASE(rxr_test_rx_skb),
 	KUNIT_CASE(rxr_test_ethtool_stats),
 	KUNIT_CASE(rxr_test_read_state),
 	{}
