@@ -54,8 +54,6 @@
 
 /* How often the reserve queue is polled to take back its pool pages. */
 #define VNET_RXR_FILL_INTERVAL	(HZ / 20)
-/* Buffers a regular queue keeps posted from steered flows' pools. */
-#define VNET_RXR_LEND_KEEP	8
 
 enum {
 	VNET_RXR_Q_PACKETS,
@@ -65,14 +63,13 @@ enum {
 	VNET_RXR_Q_LENT,
 	VNET_RXR_Q_DROPPED,
 	VNET_RXR_Q_EMPTY,
-	VNET_RXR_Q_LENT_STEERED,
 	VNET_RXR_Q_COPIED,
 	VNET_RXR_Q_NUM,
 };
 
 static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "recycled", "lent", "dropped",
-	"empty", "lent_steered", "copied",
+	"empty", "copied",
 };
 
 static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -253,6 +250,7 @@ int vnet_rxr_start(struct vnet_rxr *r, const struct vnet_rxr_cfg *cfg)
 		rxr_rss_init(&r->rss, cfg->indir_size, caps.reserve_queue);
 		caps.hw_slots = r->rss.nslots;
 		caps.approx_slots = true;
+		caps.ring_stall = true;
 		caps.ops = cfg->dev_ops;
 	}
 	if (caps.reserve_queue < 0)
@@ -482,10 +480,12 @@ static void vnet_rxr_repost(struct vnet_rxr *r, struct virtqueue *vq,
 	struct scatterlist sg;
 
 	sg_init_one(&sg, buf, r->ops->repost_len(r->dev, ctx));
-	if (virtqueue_add_inbuf_ctx(vq, &sg, 1, buf, ctx, GFP_ATOMIC))
+	if (virtqueue_add_inbuf_ctx(vq, &sg, 1, buf, ctx, GFP_ATOMIC)) {
+		rxr_page_unlend(virt_to_head_page(buf));
 		put_page(virt_to_head_page(buf));
-	else
+	} else {
 		r->q[q].reposted = true;
+	}
 }
 
 static unsigned int vnet_rxr_num_bufs(const struct vnet_rxr *r,
@@ -547,15 +547,16 @@ EXPORT_SYMBOL_GPL(vnet_rxr_fill);
  * @q: its index
  *
  * Counts the failed allocation, which starts emergency mode, and posts a
- * page lent from the pool of a flow served in software or, while @vq has
- * fewer than %VNET_RXR_LEND_KEEP buffers posted, of a steered flow.
+ * page the core lends (rxr_lend_page(): a software flow's, or, as @vq
+ * runs low, a steered flow's).  An empty queue makes the device hold the
+ * frame it has for it, and with it every frame behind on the same host
+ * queue, the reserve queue's included.
  *
  * Context: NAPI, or process context with the queue's NAPI disabled.
  * Return: 0 if a page was posted, else -ENOMEM.
  */
 int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 {
-	struct rxr_pool *tag;
 	struct page *page;
 
 	if (!r || !r->started)
@@ -565,28 +566,12 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 		vnet_rxr_refuse(r);
 		return -ENOMEM;
 	}
-	page = rxr_lend_page(r->dev, q, &tag);
-	if (page) {
-		/* The page carries its pool (rxr_page_pool()). */
-		rxr_pool_put(tag);
-	} else if (READ_ONCE(r->reserve_q) >= 0 &&
-		   virtqueue_get_vring_size(vq) - vq->num_free <
-		   VNET_RXR_LEND_KEEP) {
-		/* No flow in software to lend: keep a few buffers posted from
-		 * the steered flows' pools all the same.  An empty queue makes
-		 * the device hold the frame it has for it, and with it every
-		 * frame behind on the same host queue, the reserve queue's
-		 * included; the buffers here are reposted in place in
-		 * emergency mode.
-		 */
-		page = rxr_queue_page(r->dev);
-		if (!page)
-			return -ENOMEM;
-		vnet_rxr_count(r, q, VNET_RXR_Q_LENT_STEERED, 1);
-	} else {
+	page = rxr_lend_page(r->dev, q,
+			     virtqueue_get_vring_size(vq) - vq->num_free);
+	if (!page)
 		return -ENOMEM;
-	}
 	if (vnet_rxr_post(r, vq, page)) {
+		rxr_page_unlend(page);
 		put_page(page);
 		return -ENOMEM;
 	}

@@ -85,6 +85,9 @@ struct rxr_dev_ops {
  * @approx_slots: a slot steers the flow's RSS bucket rather than the flow
  *	alone: other flows that hash to the bucket reach the reserve queue
  *	too (struct rxr_rss)
+ * @ring_stall: an empty regular RX ring stalls the device's other queues
+ *	too, as in QEMU's virtio-net and 82574 models: a regular queue that
+ *	runs low borrows from steered flows' pools as well (rxr_lend_page())
  * @ops: the driver's callbacks, or NULL; they outlive the attachment
  */
 struct rxr_dev_caps {
@@ -92,6 +95,7 @@ struct rxr_dev_caps {
 	unsigned int hw_slots;
 	unsigned int slot_base;
 	bool approx_slots;
+	bool ring_stall;
 	const struct rxr_dev_ops *ops;
 };
 
@@ -124,6 +128,11 @@ enum rxr_dev_stat {
 	RXR_STAT_COPIED,
 	RXR_STAT_NUM,
 };
+
+/* Below this many buffers posted on a regular RX queue, a steered flow's
+ * pool lends too (rxr_lend_page()).
+ */
+#define RXR_LEND_LOW	32
 
 /* Name of the ethtool private flag that switches rx-reserve on a device. */
 #define RXR_PRIV_FLAG	"rx-reserve"
@@ -245,7 +254,7 @@ struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
 			      const void *data, unsigned int len);
 bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t);
 struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
-			   struct rxr_pool **tag);
+			   unsigned int posted);
 bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag);
 bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
 		   const struct rxr_pool *tag);
@@ -257,7 +266,7 @@ int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
 void rxr_rx_alloc_failed(struct net_device *dev);
 enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
-				const struct page *page, const void *data,
+				struct page *page, const void *data,
 				unsigned int len, struct rxr_rx_buf *rb);
 bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 	       const struct rxr_rx_buf *rb);
@@ -368,7 +377,7 @@ static inline bool rxr_parse(const void *data, unsigned int len,
 
 static inline struct page *rxr_lend_page(struct net_device *dev,
 					 unsigned int rxq,
-					 struct rxr_pool **tag)
+					 unsigned int posted)
 {
 	return NULL;
 }
@@ -406,7 +415,7 @@ static inline void rxr_rx_alloc_failed(struct net_device *dev) { }
 
 static inline enum rxr_verdict rxr_rx_verdict(struct net_device *dev,
 					      unsigned int rxq,
-					      const struct page *page,
+					      struct page *page,
 					      const void *data,
 					      unsigned int len,
 					      struct rxr_rx_buf *rb)

@@ -6,6 +6,7 @@
 #ifndef _NET_RX_RESERVE_POOL_H
 #define _NET_RX_RESERVE_POOL_H
 
+#include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/types.h>
 
@@ -37,6 +38,9 @@ struct rxr_pool *rxr_pool_get(struct rxr_pool *pool);
 void rxr_pool_put(struct rxr_pool *pool);
 struct page *rxr_pool_take(struct rxr_pool *pool);
 bool rxr_pool_lendable(const struct rxr_pool *pool);
+struct page *rxr_pool_lend(struct rxr_pool *pool);
+void rxr_page_unlend(struct page *page);
+unsigned int rxr_pool_lent(const struct rxr_pool *pool);
 unsigned int rxr_pool_size(const struct rxr_pool *pool);
 unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
 unsigned int rxr_pool_pages_out(void);
@@ -51,17 +55,23 @@ struct rxr_pool_stats {
 	u64 empty;
 };
 
-/* Low bit of page->private on a pool's pages. */
-#define RXR_PAGE_TAG	1UL
+/* Low bits of page->private on a pool's pages: the tag, and whether the
+ * page is lent to a regular RX ring (rxr_pool_lend()).
+ */
+#define RXR_PAGE_TAG		1UL
+#define RXR_PAGE_LENT_BIT	1
+#define RXR_PAGE_FLAGS		(RXR_PAGE_TAG | BIT(RXR_PAGE_LENT_BIT))
 
 /**
  * rxr_page_pool() - the pool a page belongs to
- * @page: an RX buffer page
+ * @page: an RX buffer page, a head page
  *
  * A pool's pages carry the pool in page->private for as long as they are
  * the pool's, so that a driver can tell a lent page among its buffers and
- * whose it is.  The result is only to compare with a flow's pool
- * (rxr_flow_owns()): a page in flight may outlive its pool.
+ * whose it is.  A released pool lives until its last page is back, so the
+ * result stays valid while the caller holds the page.  page->private is
+ * page_pool's pp_ref_count on a page_pool page, which must not pass for a
+ * tag: such a page is never a pool's.
  *
  * Return: the pool, or NULL for a page that is not a pool's.
  */
@@ -69,8 +79,9 @@ static inline const struct rxr_pool *rxr_page_pool(const struct page *page)
 {
 	unsigned long v = page->private;
 
-	return v & RXR_PAGE_TAG ? (const struct rxr_pool *)(v & ~RXR_PAGE_TAG) :
-				  NULL;
+	if (!(v & RXR_PAGE_TAG) || page_pool_page_is_pp((struct page *)page))
+		return NULL;
+	return (const struct rxr_pool *)(v & ~RXR_PAGE_FLAGS);
 }
 
 void rxr_pool_get_stats(const struct rxr_pool *pool,

@@ -1251,12 +1251,11 @@ static bool rxr_flow_lends_to(const struct rxr_flow *flow, unsigned int rxq)
 	return home < 0 || home == (int)rxq;
 }
 
-/* A page from the pools of @set, from @start on; with @lend, for regular
- * queue @rxq, within each pool's lending limit.
+/* A page from the pools of @set, from @start on; with @lend, lent within
+ * each pool's lending limit, for regular queue @rxq, or for any if -1.
  */
 static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
-				 bool lend, unsigned int rxq,
-				 struct rxr_pool **pool)
+				 bool lend, int rxq, struct rxr_pool **pool)
 {
 	unsigned int i, n = READ_ONCE(set->n);
 	struct rxr_flow *flow;
@@ -1265,10 +1264,10 @@ static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
 	for (i = 0; i < n; i++) {
 		flow = READ_ONCE(set->flow[(start + i) % n]);
 		if (!flow || !flow->pool ||
-		    (lend && (!rxr_flow_lends_to(flow, rxq) ||
-			      !rxr_pool_lendable(flow->pool))))
+		    (lend && rxq >= 0 && !rxr_flow_lends_to(flow, rxq)))
 			continue;
-		page = rxr_pool_take(flow->pool);
+		page = lend ? rxr_pool_lend(flow->pool) :
+			      rxr_pool_take(flow->pool);
 		if (page) {
 			*pool = flow->pool;
 			return page;
@@ -1510,28 +1509,31 @@ static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
 }
 
 /**
- * rxr_lend_page() - lend a regular RX queue a page of a software flow
+ * rxr_lend_page() - lend a regular RX queue a page of a priority pool
  * @dev: the device whose own allocation failed
  * @rxq: the regular RX queue the page is for
- * @tag: set to the page's pool, with a reference the caller drops with
- *	rxr_pool_put() when the buffer leaves its ring
+ * @posted: buffers the queue has posted now
  *
  * Arcangeli's fallback: picks one of @dev's flows that are not in a
  * hardware slot (net.core.rx_reserve_fallback says how) and takes a page of
  * its pool; if that pool is empty, already lends half of its pages
- * (rxr_pool_lendable()), or its flow's frames arrive on another queue
+ * (rxr_pool_lend()), or its flow's frames arrive on another queue
  * (rxr_classify() learns which), tries the others in turn: a page lent
- * to a queue its flow never reaches would only be recycled in place.  Once the
- * frame that lands in the page is classified, the driver passes it up
- * only if rxr_flow_owns() says the flow owns @tag, marking the skb
- * pfmemalloc; otherwise the page goes straight back with put_page(), or is
- * reposted in place.  Allocates nothing.
+ * to a queue its flow never reaches would only be recycled in place.
+ * When none lends, the device's rings stall when empty (@ring_stall in
+ * &struct rxr_dev_caps) and the queue has fewer than %RXR_LEND_LOW
+ * buffers posted, a steered flow's pool lends, within the same limit: a
+ * queue that runs dry stalls QEMU's NIC models, the reserve queue with it.
+ * rxr_rx_verdict() decides what the frame that lands in the page does,
+ * and ends the loan when the page leaves the ring; a driver that frees a
+ * lent buffer without a frame calls rxr_page_unlend().  Allocates
+ * nothing.
  *
  * Context: any context.
  * Return: a page, or NULL.
  */
 struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
-			   struct rxr_pool **tag)
+			   unsigned int posted)
 {
 	struct rxr_pool *pool = NULL;
 	struct page *page = NULL;
@@ -1549,9 +1551,13 @@ struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
 					    rxr_pick(&rdev->sw,
 						     READ_ONCE(rxr_fallback)),
 					    true, rxq, &pool);
+		if (!page && rdev->caps.ring_stall && posted < RXR_LEND_LOW &&
+		    (int)rxq != rdev->caps.reserve_queue)
+			page = rxr_set_take(&rdev->hw,
+					    atomic_inc_return(&rdev->hand),
+					    true, -1, &pool);
 	}
 	if (page) {
-		*tag = rxr_pool_get(pool);
 		rxr_dev_count(dev, RXR_STAT_LENT, 1);
 		if (trace_rxr_lend_enabled())
 			trace_rxr_lend(dev, rxr_pool_free_pages(pool));
@@ -1577,45 +1583,6 @@ bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag)
 }
 EXPORT_SYMBOL_GPL(rxr_flow_owns);
 
-/**
- * rxr_lent_fits() - whether a lent page still belongs on its queue
- * @dev: the device
- * @rxq: the regular RX queue whose ring holds the page
- * @tag: the pool rxr_lend_page() lent the page from
- *
- * A lent page that took another flow's frame is normally reposted in
- * place.  Once its flow has left @dev (a route change), taken a hardware
- * slot, or turned out to arrive on another queue, the page only holds back
- * that flow's lending: the driver gives it back (put_page() and
- * rxr_pool_put()) and posts what a refill finds instead, if anything.
- *
- * Context: RCU read side, or BH disabled (a NAPI poll).
- * Return: true if @tag's flow is a software flow of @dev that lends to
- * @rxq.
- */
-bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
-		   const struct rxr_pool *tag)
-{
-	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	bool fits = false;
-	unsigned int i, n;
-
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	n = rdev ? READ_ONCE(rdev->sw.n) : 0;
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(rdev->sw.flow[i]);
-		if (flow && flow->pool == tag) {
-			fits = rxr_flow_lends_to(flow, rxq);
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return fits;
-}
-EXPORT_SYMBOL_GPL(rxr_lent_fits);
-
 /* Whether @flow takes its pages on @rdev's reserve queue: steered there,
  * or any flow on a device without filter slots (rxr_queue_page()).
  */
@@ -1628,8 +1595,7 @@ static bool rxr_flow_on_reserve(const struct rxr_dev *rdev,
 /* Whether pool page @tag still belongs in RX queue @rxq of @rdev: on the
  * reserve queue, a page of a flow rxr_queue_page() takes from; on a
  * regular queue, a page of a software flow that lends to @rxq, or of a
- * steered flow (a driver may keep a few of those posted there).  RCU read
- * side.
+ * steered flow on a device whose rings stall when empty.  RCU read side.
  */
 static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
 			 const struct rxr_pool *tag)
@@ -1644,7 +1610,7 @@ static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
 	for (i = 0; i < n; i++) {
 		flow = READ_ONCE(rdev->hw.flow[i]);
 		if (flow && flow->pool == tag)
-			return true;
+			return reserve || rdev->caps.ring_stall;
 	}
 	n = READ_ONCE(rdev->sw.n);
 	for (i = 0; i < n; i++) {
@@ -1655,6 +1621,38 @@ static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
 	}
 	return false;
 }
+
+/**
+ * rxr_lent_fits() - whether a lent page still belongs on its queue
+ * @dev: the device
+ * @rxq: the regular RX queue whose ring holds the page
+ * @tag: the pool rxr_lend_page() lent the page from
+ *
+ * Once a lent page's flow has left @dev (a route change), or turned out to
+ * arrive on another queue, the page only holds back that flow's lending:
+ * the driver gives it back (rxr_page_unlend() and put_page()) and posts
+ * what a refill finds instead, if anything.  A steered flow's pool lends
+ * to any regular queue that runs low (rxr_lend_page()): its pages fit
+ * there on a device whose rings stall when empty.
+ *
+ * Context: RCU read side, or BH disabled (a NAPI poll).
+ * Return: true if @tag's flow is a software flow of @dev that lends to
+ * @rxq, or, on such a device, a flow steered to its reserve queue.
+ */
+bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
+		   const struct rxr_pool *tag)
+{
+	struct rxr_dev *rdev;
+	bool fits = false;
+
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && (int)rxq != rdev->caps.reserve_queue)
+		fits = rxr_buf_fits(rdev, rxq, tag);
+	rcu_read_unlock();
+	return fits;
+}
+EXPORT_SYMBOL_GPL(rxr_lent_fits);
 
 /**
  * rxr_rx_verdict() - what a driver does with a received buffer
@@ -1691,7 +1689,7 @@ static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
  * Return: the verdict.
  */
 enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
-				const struct page *page, const void *data,
+				struct page *page, const void *data,
 				unsigned int len, struct rxr_rx_buf *rb)
 {
 	const struct rxr_pool *tag = page ? rxr_page_pool(page) : NULL;
@@ -1740,6 +1738,9 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 	else if (v == RXR_RECYCLE)
 		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
 out:
+	/* A lent page that goes up or back leaves its ring: the loan ends. */
+	if (tag && (v == RXR_PASS_POOL || rb->release))
+		rxr_page_unlend(page);
 	rcu_read_unlock();
 	return v;
 }
@@ -1797,20 +1798,25 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 EXPORT_SYMBOL_GPL(rxr_rx_up);
 
 /* Whether @skb or an skb on its frag_list holds a pool page other than
- * @flow's: sets *@pool if it holds any.
+ * @flow's: sets *@pool if it holds any.  Ends the loan of the pages it
+ * looks at.
  */
-static bool rxr_skb_other(const struct sk_buff *skb,
-			  const struct rxr_flow *flow, bool *pool)
+static bool rxr_skb_other(struct sk_buff *skb, const struct rxr_flow *flow,
+			  bool *pool)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
 	const struct rxr_pool *tag;
-	const struct sk_buff *frag;
+	struct sk_buff *frag;
+	struct page *page;
 	unsigned int i;
 
 	for (i = 0; i < shinfo->nr_frags; i++) {
-		tag = rxr_page_pool(skb_frag_page(&shinfo->frags[i]));
+		page = skb_frag_page(&shinfo->frags[i]);
+		tag = rxr_page_pool(page);
 		if (!tag)
 			continue;
+		/* Up or back, it left its ring. */
+		rxr_page_unlend(page);
 		*pool = true;
 		if (!flow || tag != flow->pool)
 			return true;
@@ -2345,9 +2351,10 @@ static void rxr_proc_flow(struct seq_file *seq, const struct net_device *dev,
 			   "flow %s family 6 local [%pI6c]:%u remote [%pI6c]:%u",
 			   dev->name, &t->daddr, ntohs(t->dport), &t->saddr,
 			   ntohs(t->sport));
-	seq_printf(seq, " slot %d pool %u free %u mark %s\n", flow->slot,
-		   flow->pool ? rxr_pool_size(flow->pool) : 0,
+	seq_printf(seq, " slot %d pool %u free %u lent %u mark %s\n",
+		   flow->slot, flow->pool ? rxr_pool_size(flow->pool) : 0,
 		   flow->pool ? rxr_pool_free_pages(flow->pool) : 0,
+		   flow->pool ? rxr_pool_lent(flow->pool) : 0,
 		   marks[flow->mark & 3]);
 }
 

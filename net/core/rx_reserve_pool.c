@@ -26,6 +26,7 @@ struct rxr_pool_pcpu_stats {
  * @refcnt: references to the pool; the last one frees it, once every
  *	page is back
  * @hand: where the next rxr_pool_take() starts looking (a clock hand)
+ * @lent: pages lent to regular RX rings and not back from them
  * @drain_node: entry in the list of released pools waiting for pages
  * @drain_since: jiffies when the last reference went
  * @drain_warned: the wait was logged
@@ -36,6 +37,7 @@ struct rxr_pool_pcpu_stats {
 struct rxr_pool {
 	refcount_t refcnt;
 	atomic_t hand;
+	atomic_t lent;
 	struct list_head drain_node;
 	unsigned long drain_since;
 	bool drain_warned;
@@ -163,6 +165,7 @@ struct rxr_pool *rxr_pool_create(unsigned int npages, int nid)
 	}
 	refcount_set(&pool->refcnt, 1);
 	atomic_set(&pool->hand, 0);
+	atomic_set(&pool->lent, 0);
 	return pool;
 
 err_free_pages:
@@ -250,6 +253,8 @@ struct page *rxr_pool_take(struct rxr_pool *pool)
 		      pool->npages;
 		if (rxr_pool_claim(pool->pages[idx])) {
 			page = pool->pages[idx];
+			/* Lent once, and back without rxr_page_unlend(). */
+			rxr_page_unlend(page);
 			break;
 		}
 	}
@@ -270,19 +275,87 @@ EXPORT_SYMBOL_GPL(rxr_pool_take);
  * rxr_pool_lendable() - whether a pool may lend another page
  * @pool: the pool
  *
- * Every page lent to a regular RX ring holds a reference on its pool (the
- * tag) until it leaves the ring.  A pool lends at most half of its pages
- * at a time, so that pages parked in rings under flood traffic, which
- * never matches their owner, leave the other half for the owner's own
- * data in flight.
+ * A pool lends at most half of its pages at a time, so that pages parked
+ * in rings under flood traffic, which never matches their owner, leave the
+ * other half for the owner's own data in flight.  A page counts from
+ * rxr_pool_lend() until it leaves its ring (rxr_page_unlend()).
  *
  * Return: true if fewer than half of the pool's pages are lent.
  */
 bool rxr_pool_lendable(const struct rxr_pool *pool)
 {
-	return refcount_read(&pool->refcnt) - 1 < pool->npages / 2;
+	return atomic_read(&pool->lent) < pool->npages / 2;
 }
 EXPORT_SYMBOL_GPL(rxr_pool_lendable);
+
+/**
+ * rxr_pool_lend() - take a page to lend to a regular RX ring
+ * @pool: the pool
+ *
+ * Counts the page as lent, and marks it so, until rxr_page_unlend(): at
+ * most half of the pool's pages are lent at a time, exactly, however
+ * many CPUs lend at once.  A pool at that limit first ends the loan of
+ * the lent pages that came back without rxr_page_unlend().
+ *
+ * Context: any context.
+ * Return: the page, or NULL when half of the pool is lent or it is empty.
+ */
+struct page *rxr_pool_lend(struct rxr_pool *pool)
+{
+	unsigned int cap = pool->npages / 2, i;
+	struct page *page;
+
+	if (!atomic_add_unless(&pool->lent, 1, cap)) {
+		/* A lent page back in the pool without rxr_page_unlend(),
+		 * from a ring the driver freed, is not lent any more.
+		 */
+		for (i = 0; i < pool->npages; i++)
+			if (page_ref_count(pool->pages[i]) == 1)
+				rxr_page_unlend(pool->pages[i]);
+		if (!atomic_add_unless(&pool->lent, 1, cap))
+			return NULL;
+	}
+	page = rxr_pool_take(pool);
+	if (!page) {
+		atomic_dec(&pool->lent);
+		return NULL;
+	}
+	set_bit(RXR_PAGE_LENT_BIT, &page->private);
+	return page;
+}
+EXPORT_SYMBOL_GPL(rxr_pool_lend);
+
+/**
+ * rxr_page_unlend() - a lent page left its ring
+ * @page: a page, of a pool or not
+ *
+ * Ends the loan of a page rxr_pool_lend() gave: it left the regular RX
+ * ring it was posted on, with a frame or without.  Nothing for a page that
+ * is not lent, so that it may be called again.  The caller holds the page,
+ * so its pool lives.
+ *
+ * Context: any context.
+ */
+void rxr_page_unlend(struct page *page)
+{
+	struct rxr_pool *pool = (struct rxr_pool *)rxr_page_pool(page);
+
+	if (pool && test_and_clear_bit(RXR_PAGE_LENT_BIT, &page->private))
+		atomic_dec(&pool->lent);
+}
+EXPORT_SYMBOL_GPL(rxr_page_unlend);
+
+/**
+ * rxr_pool_lent() - pages of a pool lent to regular RX rings
+ * @pool: the pool
+ *
+ * Return: the pages lent and not back, at most half of the pool.
+ */
+unsigned int rxr_pool_lent(const struct rxr_pool *pool)
+{
+	return atomic_read(&pool->lent);
+}
+EXPORT_SYMBOL_GPL(rxr_pool_lent);
 
 /**
  * rxr_pool_size() - number of pages of a pool

@@ -267,6 +267,109 @@ static void rxr_pool_test_take_race(struct kunit *test)
 	KUNIT_EXPECT_GT(test, r[0].empty + r[1].empty, 0);
 }
 
+#define RXR_POOL_TEST_LEND_PAGES	8
+#define RXR_POOL_TEST_LEND_LOOPS	20000
+
+struct rxr_pool_test_lender {
+	struct work_struct work;
+	struct rxr_pool *pool;
+	atomic_t *running;
+	unsigned int lent, refused, max;
+};
+
+/* Lend and give back, recording the most pages seen lent at once. */
+static void rxr_pool_test_lend_race(struct work_struct *work)
+{
+	struct rxr_pool_test_lender *l;
+	unsigned long start = jiffies;
+	struct page *page;
+	unsigned int i, n;
+
+	l = container_of(work, struct rxr_pool_test_lender, work);
+	atomic_inc(l->running);
+	while (atomic_read(l->running) < 2 &&
+	       time_before(jiffies, start + HZ))
+		cpu_relax();
+	for (i = 0; i < RXR_POOL_TEST_LEND_LOOPS; i++) {
+		page = rxr_pool_lend(l->pool);
+		n = rxr_pool_lent(l->pool);
+		l->max = max(l->max, n);
+		if (!page) {
+			l->refused++;
+			continue;
+		}
+		l->lent++;
+		rxr_page_unlend(page);
+		put_page(page);
+	}
+	atomic_dec(l->running);
+}
+
+/* At most half of a pool is lent, exactly, from two CPUs at once. */
+static void rxr_pool_test_lend(struct kunit *test)
+{
+	const unsigned int npages = RXR_POOL_TEST_LEND_PAGES;
+	struct rxr_pool *pool = rxr_pool_test_new(test, npages);
+	struct rxr_pool_test_lender l[2] = {};
+	atomic_t running = ATOMIC_INIT(0);
+	struct page *pages[RXR_POOL_TEST_LEND_PAGES / 2], *page;
+	int i, cpu[2];
+
+	for (i = 0; i < npages / 2; i++) {
+		pages[i] = rxr_pool_lend(pool);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		KUNIT_EXPECT_PTR_EQ(test, rxr_page_pool(pages[i]),
+				    (const struct rxr_pool *)pool);
+	}
+	KUNIT_EXPECT_EQ(test, rxr_pool_lent(pool), npages / 2);
+	KUNIT_EXPECT_FALSE(test, rxr_pool_lendable(pool));
+	KUNIT_EXPECT_NULL(test, rxr_pool_lend(pool));
+	/* Taken, not lent: the other half is the owner's. */
+	page = rxr_pool_take(pool);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	if (page)
+		put_page(page);
+	/* A loan ends once, however often it is ended. */
+	rxr_page_unlend(pages[0]);
+	rxr_page_unlend(pages[0]);
+	KUNIT_EXPECT_EQ(test, rxr_pool_lent(pool), npages / 2 - 1);
+	for (i = 0; i < npages / 2; i++) {
+		rxr_page_unlend(pages[i]);
+		put_page(pages[i]);
+	}
+	KUNIT_EXPECT_EQ(test, rxr_pool_lent(pool), 0);
+
+	cpu[0] = cpumask_first(cpu_online_mask);
+	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
+	if (cpu[1] >= nr_cpu_ids) {
+		rxr_pool_put(pool);
+		kunit_skip(test, "needs a second online CPU for the race");
+	}
+	/* Half the pool held, so that the racers meet the limit. */
+	for (i = 0; i < npages / 2 - 1; i++)
+		pages[i] = rxr_pool_lend(pool);
+	for (i = 0; i < 2; i++) {
+		l[i].pool = pool;
+		l[i].running = &running;
+		INIT_WORK_ONSTACK(&l[i].work, rxr_pool_test_lend_race);
+		schedule_work_on(cpu[i], &l[i].work);
+	}
+	for (i = 0; i < 2; i++) {
+		flush_work(&l[i].work);
+		destroy_work_on_stack(&l[i].work);
+		kunit_info(test, "CPU %d lent %u, refused %u, saw %u lent at most\n",
+			   cpu[i], l[i].lent, l[i].refused, l[i].max);
+		KUNIT_EXPECT_LE(test, l[i].max, npages / 2);
+	}
+	KUNIT_EXPECT_GT(test, l[0].refused + l[1].refused, 0);
+	for (i = 0; i < npages / 2 - 1; i++) {
+		rxr_page_unlend(pages[i]);
+		put_page(pages[i]);
+	}
+	KUNIT_EXPECT_EQ(test, rxr_pool_lent(pool), 0);
+	rxr_pool_put(pool);
+}
+
 static void rxr_pool_test_in_flight_at_put(struct kunit *test)
 {
 	struct rxr_pool *pool = rxr_pool_test_new(test, 2);
@@ -308,6 +411,7 @@ static struct kunit_case rxr_pool_test_cases[] = {
 	KUNIT_CASE(rxr_pool_test_give_back),
 	KUNIT_CASE(rxr_pool_test_give_back_remote),
 	KUNIT_CASE(rxr_pool_test_take_race),
+	KUNIT_CASE(rxr_pool_test_lend),
 	KUNIT_CASE(rxr_pool_test_in_flight_at_put),
 	KUNIT_CASE(rxr_pool_test_refcount),
 	{}

@@ -434,7 +434,10 @@ static bool nsim_rxr_get_buf(struct netdevsim *ns, struct nsim_rq *rq,
 		b->pp = true;
 		return true;
 	}
-	b->page = rxr_lend_page(ns->netdev, rq - ns->rq, &b->tag);
+	b->page = rxr_lend_page(ns->netdev, rq - ns->rq,
+				ring->tail - ring->head);
+	if (b->page)
+		b->tag = (struct rxr_pool *)rxr_page_pool(b->page);
 	return b->page;
 }
 
@@ -443,9 +446,9 @@ static void nsim_rxr_put_buf(struct nsim_rq *rq, struct nsim_rxr_buf *b)
 	if (b->pp) {
 		page_pool_put_full_page(rq->page_pool, b->page, false);
 	} else {
+		/* A lent page leaves its ring: its loan ends. */
+		rxr_page_unlend(b->page);
 		put_page(b->page);
-		if (b->tag)
-			rxr_pool_put(b->tag);
 	}
 	b->page = NULL;
 	b->tag = NULL;
@@ -472,8 +475,6 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 	}
 	skb_reserve(skb, NSIM_RXR_HEADROOM);
 	skb_put(skb, b->len);
-	if (b->tag)
-		rxr_pool_put(b->tag);
 	b->tag = NULL;
 	b->page = NULL;
 	if (b->pp) {

@@ -65,13 +65,6 @@
 				 E1000_MRQC_RSS_FIELD_IPV6_TCP)
 #define E1000E_RXR_MRQC_RSS	1	/* MRQC.MRQE: RSS, two queues */
 #define E1000E_RXR_FILL_INTERVAL	(HZ / 20)
-/* Below this many buffers the device owns on queue 0, a refill that finds
- * nothing else takes a page of the steered flows' pools (e1000e_rxr_lend()):
- * the driver writes the tail every E1000_RX_BUFFER_WRITE descriptors, so
- * twice that leaves the device at least 16 while the next tail write
- * comes.
- */
-#define E1000E_RXR_Q0_LOW		(2 * E1000_RX_BUFFER_WRITE)
 
 enum {
 	E1000E_RXR_Q_PACKETS,
@@ -82,14 +75,14 @@ enum {
 	E1000E_RXR_Q_LENT,
 	E1000E_RXR_Q_DROPPED,
 	E1000E_RXR_Q_EMPTY,
-	E1000E_RXR_Q_LENT_STEERED,
+	E1000E_RXR_Q_LENT_LOW,
 	E1000E_RXR_Q_DRY,
 	E1000E_RXR_Q_NUM,
 };
 
 static const char e1000e_rxr_q_names[E1000E_RXR_Q_NUM][ETH_GSTRING_LEN] = {
 	"packets", "priority", "steered", "passed", "recycled", "lent",
-	"dropped", "empty", "lent_steered", "dry",
+	"dropped", "empty", "lent_low", "dry",
 };
 
 static const char e1000e_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -476,6 +469,7 @@ int e1000e_rxr_start(struct e1000_adapter *adapter)
 		caps.reserve_queue = E1000E_RXR_QUEUE;
 		caps.hw_slots = r->rss.nslots;
 		caps.approx_slots = true;
+		caps.ring_stall = true;
 		caps.ops = &e1000e_rxr_dev_ops;
 	}
 	err = rxr_dev_attach(adapter->netdev, &caps);
@@ -921,21 +915,19 @@ static unsigned int e1000e_rxr_q0_owned(struct e1000_ring *ring)
  * @adapter: the adapter, whose own allocation just failed
  *
  * The pool page is wrapped in an skb laid out as the driver's own, so the
- * driver posts, unmaps and recycles it as usual; e1000e_rxr_rx() decides
- * who may keep it.
+ * driver posts, unmaps and recycles it as usual; e1000e_rxr_rx() carries
+ * out the core's verdict on the frame that lands in it.
  *
  * A refill stops at the first buffer it cannot get, and the buffers
  * recycled behind that slot in emergency mode wait for it: with every
  * allocation failing, queue 0 drains, and an empty queue 0 stops
  * reception on both queues of QEMU's model, the reserve queue's included.
- * So when no software flow's pool lends to queue 0 and the device owns
- * fewer than %E1000E_RXR_Q0_LOW buffers there, the slot takes a page of
- * the steered flows' pools (rxr_queue_page(), ``rx0_rxr_lent_steered``),
- * which also lets the recycled buffers behind it go back to the device.
- * As a lent page, it keeps its owner's frames only, and in emergency mode
- * the others' are reposted in place.  Such pages are outside the pools'
- * lending limit, and come only as the device is about to run dry; when
- * even they are missing, ``rx0_rxr_dry`` counts it.
+ * The core lends a steered flow's page too while the device owns fewer
+ * than %RXR_LEND_LOW buffers of queue 0 (its head and tail registers,
+ * read only when an allocation failed), which lets the recycled buffers
+ * behind it go back to the device; ``rx0_rxr_lent_low`` counts the pages
+ * lent then, ``rx0_rxr_dry`` the refills that found the device with no
+ * buffer and nothing to lend.
  *
  * Context: queue 0's NAPI, or process context with it stopped.
  * Return: the skb, or NULL.
@@ -943,8 +935,8 @@ static unsigned int e1000e_rxr_q0_owned(struct e1000_ring *ring)
 struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 {
 	struct e1000e_rxr *r = adapter->rxr;
-	struct rxr_pool *tag;
 	struct sk_buff *skb;
+	unsigned int owned;
 	struct page *page;
 
 	if (!r || !r->started)
@@ -952,29 +944,24 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 	rxr_rx_alloc_failed(adapter->netdev);
 	if (!r->mode_ok)
 		return NULL;
-	page = rxr_lend_page(adapter->netdev, 0, &tag);
-	if (page) {
-		/* The page carries its pool (rxr_page_pool()). */
-		rxr_pool_put(tag);
-	} else if (e1000e_rxr_q0_owned(adapter->rx_ring) < E1000E_RXR_Q0_LOW) {
-		page = rxr_queue_page(adapter->netdev);
-		if (!page) {
-			if (!e1000e_rxr_q0_owned(adapter->rx_ring))
-				e1000e_rxr_count(r, 0, E1000E_RXR_Q_DRY, 1);
-			return NULL;
-		}
-		e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT_STEERED, 1);
-	} else {
+	owned = e1000e_rxr_q0_owned(adapter->rx_ring);
+	page = rxr_lend_page(adapter->netdev, 0, owned);
+	if (!page) {
+		if (!owned)
+			e1000e_rxr_count(r, 0, E1000E_RXR_Q_DRY, 1);
 		return NULL;
 	}
 	skb = build_skb(page_address(page), PAGE_SIZE);
 	if (!skb) {
+		rxr_page_unlend(page);
 		put_page(page);
 		return NULL;
 	}
 	skb_reserve(skb, E1000E_RXR_HEADROOM);
 	skb->dev = adapter->netdev;
 	e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT, 1);
+	if (owned < RXR_LEND_LOW)
+		e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT_LOW, 1);
 	return skb;
 }
 

@@ -801,7 +801,6 @@ void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter)
 struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 {
 	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
-	struct rxr_pool *tag;
 	struct page *page;
 
 	if (!r || !r->started || ring_is_rxr(ring) ||
@@ -810,24 +809,23 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 	rxr_rx_alloc_failed(ring->netdev);
 	if (ixgbe_rx_pg_order(ring))
 		return NULL;
-	page = rxr_lend_page(ring->netdev, ring->queue_index, &tag);
+	page = rxr_lend_page(ring->netdev, ring->queue_index,
+			     ring->count - ixgbe_desc_unused(ring));
 	if (!page)
 		return NULL;
-	/* The reference on @tag goes with the page: page->private. */
 	ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT, 1);
 	return page;
 }
 
 /**
- * __ixgbe_rxr_unlend() - drop a lent page's reference on its pool
+ * __ixgbe_rxr_unlend() - a lent page leaves an RSS queue
  * @page: a pool page leaving an RSS queue
  *
- * The reference taken by rxr_lend_page() keeps the pool, hence the tag in
- * page->private, alive until here.
+ * Ends its loan (rxr_page_unlend()), if the verdict did not already.
  */
 void __ixgbe_rxr_unlend(struct page *page)
 {
-	rxr_pool_put((struct rxr_pool *)(page->private & ~RXR_PAGE_TAG));
+	rxr_page_unlend(page);
 }
 
 /* %RXR_COPY on an RSS queue: a copy goes up, the page stays with the

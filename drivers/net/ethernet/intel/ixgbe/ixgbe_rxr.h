@@ -124,9 +124,9 @@ static inline struct page *ixgbe_rxr_lend(struct ixgbe_ring *ring)
  * ixgbe_rxr_unlend() - a page leaves an RSS queue
  * @page: the page
  *
- * A lent page holds a reference on its pool, which caps what the pool
- * lends, until it leaves the ring; the tag in page->private says so,
- * flows or no flows.  One bit test for the driver's own pages.
+ * A lent page counts against its pool's lending limit until it leaves
+ * the ring; the tag in page->private says it is a pool's, flows or no
+ * flows.  One bit test for the driver's own pages.
  */
 static inline void ixgbe_rxr_unlend(struct page *page)
 {

@@ -5,7 +5,8 @@
 # whatever device the guest has: the same checks for every NIC model.
 #
 #  1. A priority flow receives all its data while a flood arrives on the
-#     same device and fail_page_alloc fails atomic page allocations.
+#     same device and fail_page_alloc fails atomic page allocations; its
+#     pool's pages lent to regular rings stay within half the pool.
 #  2. No pool page ever carried another flow's frame up the stack
 #     (rx_reserve_pool_up_other stays put over the whole test).
 #  3. A non-priority connection whose frames share a priority flow's RSS
@@ -256,12 +257,24 @@ check_ok "$W: the flood arrives" c_flood "$FLOOD_S"
 # allocator, and fail_page_alloc would fail its connect() too.
 if hold_start xfer "${DUT_EXEC[@]}" timeout 120 "$RXR_SOCK" recv -g \
 	"$PEER_ADDR" "$PEER_PORT"; then
+	XPORT=$HOLD_PORT
 	fpa_on "$FPA_PCT" && FPA_ON=1
 	t0=$(now_ms)
 	fd=${RXR_HOLD_FD[xfer]}
 	exec {fd}>&-
 	unset "RXR_HOLD_FD[xfer]"
-	timeout 90 tail --pid="${RXR_HOLD_PID[xfer]}" -f /dev/null
+	# The flow's pages lent to regular rings, while it receives.
+	LENT_MAX=-1 LENT_POOL=0
+	for ((i = 0; i < 900; i++)); do
+		kill -0 "${RXR_HOLD_PID[xfer]}" 2> /dev/null || break
+		line=$(c_flow "$XPORT")
+		if [ -n "$line" ]; then
+			l=$(kv lent <<< "$line")
+			LENT_POOL=$(kv pool <<< "$line")
+			[ "${l:--1}" -gt "$LENT_MAX" ] && LENT_MAX=$l
+		fi
+		sleep 0.1
+	done
 	XFER_MS=$(($(now_ms) - t0))
 	fpa_off
 	cp /tmp/rxr_hold.xfer.out "$XFER_OUT"
@@ -275,6 +288,14 @@ S1=$(c_snap)
 XFER1="$XFER_BYTES bytes in $XFER_MS ms"
 check_eq "$W: bytes" "$BYTES" "$XFER_BYTES"
 check_eq "$W: pattern" 1 "$XFER_OK"
+# The pool's lent pages, sampled every 100 ms: never above half the pool.
+if [ "$LENT_MAX" -ge 0 ]; then
+	check_ok "$W: lent pages within the cap ($LENT_MAX of $LENT_POOL)" \
+		[ "$LENT_MAX" -le $((LENT_POOL / 2)) ]
+else
+	printf 'FAIL: %s: the flow'"'"'s lent pages were never read\n' "$W"
+	RET=$ksft_fail
+fi
 echo "# $W: $XFER1${FPA_ON:+, $FPA_PCT% of atomic page allocations failing}"
 c_info "$W, deltas" "$S0" "$S1"
 

@@ -65,7 +65,7 @@ declare -A before d
 STATS="steered lent lent_delivered recycled copied dropped alloc_fail"
 STATS="$STATS emergency pool_up pool_up_other"
 QSTATS="packets priority steered passed recycled lent dropped empty"
-QSTATS="$QSTATS lent_steered dry"
+QSTATS="$QSTATS lent_low dry"
 snap()
 {
 	local s q
@@ -172,13 +172,13 @@ check_ok "emergency mode off by itself" \
 # it cannot get, and the buffers recycled in emergency mode behind that
 # slot wait for it: queue 0 drains to none posted, and QEMU's 82574 then
 # receives on neither queue.  The refill that would leave it empty takes
-# a few pages of the steered flows' pools (lent_steered), which unblocks
+# a few pages of the steered flows' pools (lent_low), which unblocks
 # the recycled buffers behind them.  A gated priority transfer is steered
 # to queue 1 first; then every atomic page allocation fails
 # (fail_page_alloc ignores the ones that may sleep) under the flood until
 # queue 0 got that far, and the gate opens: queue 0 is never empty, and
 # the transfer comes through queue 1, all of it.
-q0_blocked() { [ $(($(estat rx0_rxr_lent_steered) - ls0 +
+q0_blocked() { [ $(($(estat rx0_rxr_lent_low) - ls0 +
 		     $(estat rx0_rxr_dry) - y0 +
 		     $(estat rx0_rxr_empty) - e0)) -ge 1 ]; }
 q1_moved() { [ $(($(estat rx1_rxr_priority) - p1)) -ge 1000 ]; }
@@ -191,7 +191,7 @@ if [ "$QUEUES" = 2 ] && [ -w "$RXR_FPA/probability" ]; then
 	GATED=${RXR_HOLD_PID[gated]}
 	check_ok "refills failing: gated flow steered to queue 1" \
 		poll 100 steered
-	ls0=$(estat rx0_rxr_lent_steered)
+	ls0=$(estat rx0_rxr_lent_low)
 	e0=$(estat rx0_rxr_empty)
 	y0=$(estat rx0_rxr_dry)
 	p1=$(estat rx1_rxr_priority)
@@ -214,7 +214,7 @@ if [ "$QUEUES" = 2 ] && [ -w "$RXR_FPA/probability" ]; then
 	check_eq "refills failing: bytes" "$RXR_XFER_BYTES" "$XFER_BYTES"
 	check_eq "refills failing: pattern" 1 "$XFER_OK"
 	check_ge "refills failing: steered flows' pages on queue 0" 1 \
-		"${d[0lent_steered]}"
+		"${d[0lent_low]}"
 	check_eq "refills failing: queue 0 never ran dry" 0 \
 		$((d[0empty] + d[0dry]))
 	hold_stop gated
