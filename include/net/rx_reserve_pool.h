@@ -64,7 +64,8 @@ struct rxr_pool_stats {
 
 /**
  * rxr_page_pool() - the pool a page belongs to
- * @page: an RX buffer page, a head page
+ * @page: an RX buffer page, a head page: a tail page's private field is
+ *	its folio's (compound_head() first)
  *
  * A pool's pages carry the pool in page->private for as long as they are
  * the pool's, so that a driver can tell a lent page among its buffers and

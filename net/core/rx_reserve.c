@@ -1773,7 +1773,7 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 
 	for (i = 0; i <= shinfo->nr_frags; i++) {
 		if (i < shinfo->nr_frags)
-			page = skb_frag_page(&shinfo->frags[i]);
+			page = compound_head(skb_frag_page(&shinfo->frags[i]));
 		else if (skb->head_frag)
 			page = virt_to_head_page(skb->head);
 		else
@@ -1811,7 +1811,10 @@ static bool rxr_skb_other(struct sk_buff *skb, const struct rxr_flow *flow,
 	unsigned int i;
 
 	for (i = 0; i < shinfo->nr_frags; i++) {
-		page = skb_frag_page(&shinfo->frags[i]);
+		/* A fragment may sit in a tail page of a driver's
+		 * compound page, whose private field is the folio's.
+		 */
+		page = compound_head(skb_frag_page(&shinfo->frags[i]));
 		tag = rxr_page_pool(page);
 		if (!tag)
 			continue;
@@ -1871,7 +1874,11 @@ struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 		copy = skb_copy(skb, GFP_ATOMIC | __GFP_NOWARN);
 	/* The pool pages go back with @skb. */
 	kfree_skb(skb);
-	rxr_dev_count(dev, copy ? RXR_STAT_COPIED : RXR_STAT_RECYCLED, 1);
+	if (copy)
+		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
+	else
+		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED :
+			      RXR_STAT_RECYCLED, 1);
 	return copy;
 }
 EXPORT_SYMBOL_GPL(rxr_rx_skb);

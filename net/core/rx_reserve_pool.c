@@ -327,7 +327,7 @@ EXPORT_SYMBOL_GPL(rxr_pool_lend);
 
 /**
  * rxr_page_unlend() - a lent page left its ring
- * @page: a page, of a pool or not
+ * @page: a page, of a pool or not, or a page of a compound page
  *
  * Ends the loan of a page rxr_pool_lend() gave: it left the regular RX
  * ring it was posted on, with a frame or without.  Nothing for a page that
@@ -338,8 +338,10 @@ EXPORT_SYMBOL_GPL(rxr_pool_lend);
  */
 void rxr_page_unlend(struct page *page)
 {
-	struct rxr_pool *pool = (struct rxr_pool *)rxr_page_pool(page);
+	struct rxr_pool *pool;
 
+	page = compound_head(page);
+	pool = (struct rxr_pool *)rxr_page_pool(page);
 	if (pool && test_and_clear_bit(RXR_PAGE_LENT_BIT, &page->private))
 		atomic_dec(&pool->lent);
 }
