@@ -498,6 +498,25 @@ static unsigned int vnet_rxr_num_bufs(const struct vnet_rxr *r,
 	return __virtio16_to_cpu(r->cfg.little_endian, hdr->num_buffers);
 }
 
+/* Post up to @n pages of the reserve queue's pools; how many were. */
+static unsigned int vnet_rxr_post_pool(struct vnet_rxr *r,
+				       struct virtqueue *vq, unsigned int n)
+{
+	struct page *page;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		page = rxr_queue_page(r->dev);
+		if (!page)
+			break;
+		if (vnet_rxr_post(r, vq, page)) {
+			put_page(page);
+			break;
+		}
+	}
+	return i;
+}
+
 /**
  * vnet_rxr_fill() - post pool pages on the reserve queue
  * @r: the helper
@@ -516,17 +535,10 @@ bool vnet_rxr_fill(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 {
 	unsigned int size = virtqueue_get_vring_size(vq), i;
 	bool was_empty = vq->num_free == size;
-	struct page *page;
 
-	while (vq->num_free && size - vq->num_free < VNET_RXR_RING_MAX) {
-		page = rxr_queue_page(r->dev);
-		if (!page)
-			break;
-		if (vnet_rxr_post(r, vq, page)) {
-			put_page(page);
-			break;
-		}
-	}
+	if (vq->num_free && size - vq->num_free < VNET_RXR_RING_MAX)
+		vnet_rxr_post_pool(r, vq, min(vq->num_free, VNET_RXR_RING_MAX -
+					      (size - vq->num_free)));
 	if (vq->num_free == size) {
 		if (rxr_active())
 			vnet_rxr_count(r, q, VNET_RXR_Q_EMPTY, 1);
@@ -714,16 +726,7 @@ static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
 			      r->ops->repost_len(r->dev, f->ctx[i]);
 	}
 	if (q == READ_ONCE(r->reserve_q)) {
-		for (i = 0; i < f->n; i++) {
-			page = rxr_queue_page(r->dev);
-			if (!page)
-				break;
-			if (vnet_rxr_post(r, vq, page)) {
-				put_page(page);
-				break;
-			}
-		}
-		if (i)
+		if (vnet_rxr_post_pool(r, vq, f->n))
 			r->q[q].reposted = true;
 		vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
 		rxr_dev_count(r->dev, RXR_STAT_STEERED, 1);
