@@ -4,9 +4,10 @@
 # initramfs.sh: build the guest image, build/initramfs.cpio.gz.
 #
 # busybox-static provides the shell and core tools.  iproute2, nbd-client,
-# open-iscsi, nvme-cli and bash come from the host's Debian packages with
-# the shared libraries they need; ethtool is Debian's 6.1 with the project's
-# patch (mk/ethtool.sh), which adds --show-rx-reserve.  The project's kselftests and
+# nbd-server (stacked.sh's peer inside the guest), open-iscsi, nvme-cli and
+# bash come from the host's Debian packages with the shared libraries they
+# need; ethtool is Debian's 6.1 with the project's patch (mk/ethtool.sh),
+# which adds --show-rx-reserve.  The project's kselftests and
 # a selection of upstream ones are laid out under /kselftest as in
 # tools/testing/selftests, and the project's test programs are built here.
 # The bench appends a second, per-run archive with the script to run.
@@ -21,7 +22,7 @@ sft=$tree/tools/testing/selftests
 PATH=$PATH:/usr/sbin:/sbin
 
 # Host programs for the guest, with the Debian package each comes from.
-progs="bash ip jq nbd-client iscsiadm iscsid nvme"
+progs="bash ip jq nbd-client nbd-server iscsiadm iscsid nvme"
 ethtool_bin=$BUILD/ethtool/bin/ethtool
 [ -x "$ethtool_bin" ] || { echo "initramfs: run make ethtool first" >&2; exit 1; }
 # The bench's memory load, for the soak test (nsim_soak.sh).
@@ -40,7 +41,7 @@ inputs()
 	tar -C "$sft" -cf - --sort=name --mtime=@0 drivers/net/rx_reserve \
 		$ksft_files $(sed 's/#.*//' "$top/tests/upstream.list")
 	dpkg-query -W busybox-static bash ethtool iproute2 jq nbd-client \
-		open-iscsi nvme-cli coreutils libc6
+		nbd-server open-iscsi nvme-cli coreutils libc6
 	cat "$BUILD/patched/out/include/generated/uapi/linux/version.h"
 	cat "$ethtool_bin" "$memload_bin"
 }

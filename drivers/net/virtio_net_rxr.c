@@ -162,8 +162,8 @@ static void vnet_rxr_fill_work(struct work_struct *work)
  * @ops: the driver's callbacks
  *
  * Context: process context.
- * Return: the helper, or NULL without memory (the device then runs
- * without rx-reserve).
+ * Return: the helper, or NULL after rx_reserve=off or without memory (the
+ * device then runs without rx-reserve).
  */
 struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
 				 const struct vnet_rxr_ops *ops)
@@ -171,6 +171,8 @@ struct vnet_rxr *vnet_rxr_create(struct net_device *dev, unsigned int max_nq,
 	struct vnet_rxr *r;
 	unsigned int i;
 
+	if (!rxr_available())
+		return NULL;
 	r = kzalloc(struct_size(r, q, max_nq), GFP_KERNEL);
 	if (!r)
 		return NULL;

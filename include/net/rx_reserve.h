@@ -242,6 +242,7 @@ int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
 bool rxr_ethtool_core_rule(struct net_device *dev, u32 location);
 
 /* Driver API. */
+bool rxr_available(void);
 int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps);
 void rxr_dev_detach(struct net_device *dev);
 int rxr_dev_set_enabled(struct net_device *dev, bool on);
@@ -294,6 +295,11 @@ static inline bool rxr_active(void)
 }
 
 #else /* CONFIG_RX_RESERVE */
+
+static inline bool rxr_available(void)
+{
+	return false;
+}
 
 static inline bool rxr_active(void)
 {

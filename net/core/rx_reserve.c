@@ -7,6 +7,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/if_ether.h>
+#include <linux/if_macvlan.h>
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -17,11 +18,13 @@
 #include <linux/proc_fs.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/vmstat.h>
 #include <kunit/visibility.h>
+#include <net/bonding.h>
 #include <net/inet_sock.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
@@ -66,7 +69,11 @@ static atomic64_t rxr_nopool_enomem;
 static atomic64_t rxr_nodev;
 static atomic64_t rxr_nohash;
 
+/* rx_reserve=off on the command line: no device attaches, no flow exists. */
+static bool rxr_off __ro_after_init;
+
 /* Sysctls, see rxr_sysctl[]. */
+static int rxr_enabled __read_mostly = 1;
 static int rxr_pool_pages __read_mostly = 256;
 static int rxr_max_pages __read_mostly = 16384;
 static int rxr_fallback __read_mostly = RXR_FALLBACK_WEIGHTED;
@@ -79,6 +86,12 @@ static DECLARE_WORK(rxr_key_work, rxr_key_work_fn);
 #define RXR_MONITOR_PERIOD	(HZ / 10)
 static void rxr_monitor_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(rxr_monitor_work, rxr_monitor_fn);
+
+/* Pools are allocated by this work, and retried by the monitor. */
+#define RXR_POOL_RETRY		HZ
+static void rxr_pool_work_fn(struct work_struct *work);
+static DECLARE_WORK(rxr_pool_work, rxr_pool_work_fn);
+static unsigned long rxr_pool_retry_at;
 
 static void rxr_key_work_fn(struct work_struct *work)
 {
@@ -301,6 +314,18 @@ static void __rxr_flow_unbind(struct rxr_flow *flow)
 }
 
 /*
+ * A flow is given its pool once it is registered with a device that has
+ * rx-reserve, and only then.  rxr_lock held.
+ */
+static bool rxr_flow_wants_pool(const struct rxr_flow *flow)
+{
+	const struct rxr_dev *rdev = flow->key.rdev;
+
+	return !flow->pool && flow->npages && !flow->released && rdev &&
+	       rdev->attached;
+}
+
+/*
  * Register @flow with @rdev as @t.  rxr_lock held.  Returns 0, or the
  * classifier table's error (-ENOMEM, -EBUSY while it grows), which leaves
  * the flow unregistered and counted in nohash.
@@ -328,22 +353,24 @@ static int __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
 	rdev->nflows++;
 	rxr_set_add(&rdev->sw, flow);
 	rxr_dev_kick(rdev);
+	if (rxr_flow_wants_pool(flow))
+		queue_work(system_wq, &rxr_pool_work);
 	trace_rxr_flow_register(rdev->dev, t,
 				flow->pool ? rxr_pool_size(flow->pool) : 0);
 	return 0;
 }
 
 /**
- * rxr_flow_create() - allocate a flow and its pool
+ * rxr_flow_create() - allocate a flow
  * @mark: why it is a priority flow
  * @npages: pages of its pool
  *
- * The pool is allocated now, while memory is still there.  When the global
- * cap or the page allocator refuses it, the flow is created without a pool
- * and is served by mainline's shared pfmemalloc reserve; a counter says so.
+ * The flow's pool is allocated by rxr_flow_fill_pool() once the flow is
+ * registered with a device that has rx-reserve: a flow over a device that
+ * cannot use a pool holds none.
  *
  * Context: process context.
- * Return: the flow, or NULL if the flow itself could not be allocated.
+ * Return: the flow, or NULL if it could not be allocated.
  */
 VISIBLE_IF_KUNIT
 struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
@@ -360,19 +387,7 @@ struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
 	flow->set_idx = -1;
 	flow->rxq = -1;
 	flow->mark = mark;
-
-	if (atomic_add_return(npages, &rxr_pages_total) >
-	    READ_ONCE(rxr_max_pages)) {
-		atomic64_inc(&rxr_nopool_cap);
-	} else {
-		flow->pool = rxr_pool_create(npages, NUMA_NO_NODE);
-		if (IS_ERR(flow->pool)) {
-			flow->pool = NULL;
-			atomic64_inc(&rxr_nopool_enomem);
-		}
-	}
-	if (!flow->pool)
-		atomic_sub(npages, &rxr_pages_total);
+	flow->npages = npages;
 
 	static_branch_inc(&rxr_flows_key);
 	spin_lock_bh(&rxr_lock);
@@ -402,6 +417,7 @@ VISIBLE_IF_KUNIT void rxr_flow_release(struct rxr_flow *flow)
 	list_del(&flow->node);
 	rxr_nflows--;
 	flow->sk = NULL;
+	flow->released = true;
 	spin_unlock_bh(&rxr_lock);
 
 	atomic_inc(&rxr_key_pending);
@@ -479,6 +495,40 @@ static bool rxr_sk_tuple(const struct sock *sk, struct rxr_tuple *t)
 	return true;
 }
 
+/* VLANs, macvlans and bonds stack at most this deep under a route. */
+#define RXR_LOWER_DEPTH	8
+
+/*
+ * The device that receives what is routed over @dev: a VLAN's or a
+ * macvlan's lower device, an active-backup bond's active slave, down to
+ * the NIC; @dev itself when it is none of these.  NULL for a bond without
+ * an active slave, and for bonds in the modes where every slave receives
+ * (a flow then has no device).  RCU read side.
+ */
+static struct net_device *rxr_rx_dev(struct net_device *dev)
+{
+	struct bonding *bond;
+	struct slave *slave;
+	int depth;
+
+	for (depth = 0; dev && depth < RXR_LOWER_DEPTH; depth++) {
+		if (is_vlan_dev(dev)) {
+			dev = vlan_dev_real_dev(dev);
+		} else if (netif_is_macvlan(dev)) {
+			dev = macvlan_dev_real_dev(dev);
+		} else if (netif_is_bond_master(dev)) {
+			bond = netdev_priv(dev);
+			if (BOND_MODE(bond) != BOND_MODE_ACTIVEBACKUP)
+				return NULL;
+			slave = rcu_dereference(bond->curr_active_slave);
+			dev = slave ? slave->dev : NULL;
+		} else {
+			return dev;
+		}
+	}
+	return NULL;
+}
+
 #define RXR_TCPF_LIVE	(TCPF_SYN_SENT | TCPF_SYN_RECV | TCPF_ESTABLISHED | \
 			 TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
 			 TCPF_LAST_ACK | TCPF_CLOSING)
@@ -487,9 +537,11 @@ static bool rxr_sk_tuple(const struct sock *sk, struct rxr_tuple *t)
  * __rxr_sk_update() - register a priority socket with its route's device
  * @sk: the socket
  *
- * Registers a connecting or connected priority socket with the device of
- * its current route, moving it when the route moved, and unregisters it
- * when it has no route or is closed.  Called through rxr_sk_update().
+ * Registers a connecting or connected priority socket with the device that
+ * receives its current route's frames (through VLANs, macvlans and an
+ * active-backup bond's active slave), moving it when that moved, and
+ * unregisters it when it has none or is closed.  Called through
+ * rxr_sk_update().
  *
  * Context: any context.
  */
@@ -499,6 +551,7 @@ void __rxr_sk_update(struct sock *sk)
 	struct rxr_dev *rdev = NULL;
 	struct rxr_flow *flow;
 	struct dst_entry *dst;
+	bool routed = false;
 	struct rxr_tuple t;
 
 	if (!sock_flag(sk, SOCK_RX_RESERVE))
@@ -508,8 +561,9 @@ void __rxr_sk_update(struct sock *sk)
 	if (((1 << READ_ONCE(sk->sk_state)) & RXR_TCPF_LIVE) &&
 	    rxr_sk_tuple(sk, &t)) {
 		dst = rcu_dereference(sk->sk_dst_cache);
+		routed = dst;
 		if (dst)
-			dev = READ_ONCE(dst->dev);
+			dev = rxr_rx_dev(READ_ONCE(dst->dev));
 	}
 
 	spin_lock_bh(&rxr_lock);
@@ -521,7 +575,7 @@ void __rxr_sk_update(struct sock *sk)
 			__rxr_flow_bind(flow, rdev, &t);
 		else
 			__rxr_flow_unbind(flow);
-		if (dev && !rdev)
+		if (routed && !rdev)
 			atomic64_inc(&rxr_nodev);
 	}
 	spin_unlock_bh(&rxr_lock);
@@ -542,10 +596,134 @@ static void rxr_sk_fit_rcvbuf(struct sock *sk, const struct rxr_pool *pool)
 	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
 }
 
+/*
+ * Allocate @flow's pool and give it to the flow.  With @skp, the flow's
+ * socket is returned there with a reference, for the caller to fit its
+ * receive buffer to the pool.
+ */
+static int __rxr_flow_fill_pool(struct rxr_flow *flow, struct sock **skp)
+{
+	unsigned int npages = READ_ONCE(flow->npages);
+	struct rxr_pool *pool = NULL;
+	struct rxr_dev *rdev;
+	unsigned int noio;
+	int err = 0;
+
+	if (READ_ONCE(flow->pool) || !npages)
+		return 0;
+	if (atomic_add_return(npages, &rxr_pages_total) >
+	    READ_ONCE(rxr_max_pages)) {
+		err = -ENOSPC;
+	} else {
+		/* The flow may carry the very writeback that reclaim is
+		 * waiting for: reclaim from here must not start I/O.
+		 */
+		noio = memalloc_noio_save();
+		pool = rxr_pool_create(npages, NUMA_NO_NODE);
+		memalloc_noio_restore(noio);
+		if (IS_ERR(pool)) {
+			err = PTR_ERR(pool);
+			pool = NULL;
+		}
+	}
+
+	spin_lock_bh(&rxr_lock);
+	if (err) {
+		if (!flow->nopool_counted)
+			atomic64_inc(err == -ENOSPC ? &rxr_nopool_cap :
+				     &rxr_nopool_enomem);
+		flow->nopool_counted = true;
+	} else if (!flow->pool && !flow->released) {
+		/* The pool is whole before a reader can see it. */
+		smp_store_release(&flow->pool, pool);
+		pool = NULL;
+		rdev = flow->key.rdev;
+		if (rdev && flow->set_idx < 0)
+			rxr_set_add(flow->slot >= 0 ? &rdev->hw : &rdev->sw,
+				    flow);
+		/* Now it may take a filter slot. */
+		if (rdev)
+			rxr_dev_kick(rdev);
+		if (skp && flow->sk &&
+		    refcount_inc_not_zero(&flow->sk->sk_refcnt))
+			*skp = flow->sk;
+	} else {
+		err = -EEXIST;
+	}
+	spin_unlock_bh(&rxr_lock);
+
+	if (err) {
+		atomic_sub(npages, &rxr_pages_total);
+		if (pool)
+			rxr_pool_put(pool);
+	}
+	return err == -EEXIST ? 0 : err;
+}
+
+/**
+ * rxr_flow_fill_pool() - allocate a flow's pool
+ * @flow: the flow
+ *
+ * Allocates the pool without I/O from reclaim.  A pool refused by the
+ * global cap (-ENOSPC) or by the page allocator (-ENOMEM) is counted once
+ * and retried every second while the flow is on a device with rx-reserve;
+ * until then mainline's shared pfmemalloc reserve serves the flow.
+ *
+ * Context: process context.
+ * Return: 0 if the flow has its pool or needs none, -ENOSPC or -ENOMEM.
+ */
+VISIBLE_IF_KUNIT int rxr_flow_fill_pool(struct rxr_flow *flow)
+{
+	return __rxr_flow_fill_pool(flow, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_fill_pool);
+
+static void rxr_pool_work_fn(struct work_struct *work)
+{
+	struct rxr_flow *flow, *next;
+	struct sock *sk;
+	int err;
+
+	for (;;) {
+		next = NULL;
+		spin_lock_bh(&rxr_lock);
+		list_for_each_entry(flow, &rxr_flow_list, node) {
+			if (rxr_flow_wants_pool(flow)) {
+				refcount_inc(&flow->refcnt);
+				next = flow;
+				break;
+			}
+		}
+		spin_unlock_bh(&rxr_lock);
+		if (!next)
+			return;
+
+		sk = NULL;
+		err = __rxr_flow_fill_pool(next, &sk);
+		if (sk) {
+			lock_sock(sk);
+			if (READ_ONCE(sk->sk_rx_reserve) == next)
+				rxr_sk_fit_rcvbuf(sk, next->pool);
+			release_sock(sk);
+			sock_put(sk);
+		}
+		rxr_flow_put(next);
+		if (err) {
+			/* The monitor tries again. */
+			WRITE_ONCE(rxr_pool_retry_at, jiffies + RXR_POOL_RETRY);
+			return;
+		}
+		cond_resched();
+	}
+}
+
 static int rxr_sk_mark(struct sock *sk, u8 mark)
 {
 	struct rxr_flow *flow;
+	bool want;
 
+	if (!READ_ONCE(rxr_enabled))
+		return -ENOPROTOOPT;
 	spin_lock_bh(&rxr_lock);
 	flow = sk->sk_rx_reserve;
 	if (flow)
@@ -560,6 +738,12 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	flow->ino = sock_i_ino(sk);
 
 	spin_lock_bh(&rxr_lock);
+	/* Turned off meanwhile: rxr_release_all() may have swept already. */
+	if (!READ_ONCE(rxr_enabled)) {
+		spin_unlock_bh(&rxr_lock);
+		rxr_flow_release(flow);
+		return -ENOPROTOOPT;
+	}
 	if (sk->sk_rx_reserve) {
 		sk->sk_rx_reserve->mark |= mark;
 		spin_unlock_bh(&rxr_lock);
@@ -570,10 +754,18 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	sk->sk_rx_reserve = flow;
 	sock_set_flag(sk, SOCK_RX_RESERVE);
 	spin_unlock_bh(&rxr_lock);
-	if (flow->pool)
-		rxr_sk_fit_rcvbuf(sk, flow->pool);
 
+	/* A connected socket on a device with rx-reserve gets its pool now,
+	 * in the caller's context; any other when it gets there.
+	 */
 	__rxr_sk_update(sk);
+	spin_lock_bh(&rxr_lock);
+	want = rxr_flow_wants_pool(flow);
+	spin_unlock_bh(&rxr_lock);
+	if (want)
+		rxr_flow_fill_pool(flow);
+	if (READ_ONCE(flow->pool))
+		rxr_sk_fit_rcvbuf(sk, flow->pool);
 	return 0;
 }
 
@@ -621,17 +813,26 @@ EXPORT_SYMBOL_GPL(__rxr_sk_listen);
  * @on: whether %SOCK_MEMALLOC was set or cleared
  *
  * Every TCP socket the kernel marks for the pfmemalloc reserve becomes a
- * priority flow.  If its flow cannot be allocated, the socket still has
- * mainline's shared reserve.
+ * priority flow, while net.core.rx_reserve_enabled is 1.  If its flow
+ * cannot be allocated, the socket still has mainline's shared reserve.
  *
- * Context: process context.
+ * Context: process context; allocates without I/O.
  */
 void rxr_sk_memalloc(struct sock *sk, bool on)
 {
+	unsigned int noio;
+	int err;
+
 	if (sk->sk_type != SOCK_STREAM || sk->sk_protocol != IPPROTO_TCP)
 		return;
 	if (on) {
-		if (rxr_sk_mark(sk, RXR_MARK_MEMALLOC))
+		/* The caller sets up the socket that reclaim writes through:
+		 * nothing allocated for it may wait on I/O.
+		 */
+		noio = memalloc_noio_save();
+		err = rxr_sk_mark(sk, RXR_MARK_MEMALLOC);
+		memalloc_noio_restore(noio);
+		if (err == -ENOMEM)
 			atomic64_inc(&rxr_nopool_enomem);
 	} else {
 		rxr_sk_unmark(sk, RXR_MARK_MEMALLOC);
@@ -645,15 +846,21 @@ EXPORT_SYMBOL_GPL(rxr_sk_memalloc);
  * @on: make it a priority flow, or stop
  *
  * Context: process context, socket locked.
+ * The pools are a global resource: only CAP_NET_ADMIN in the initial user
+ * namespace may draw on them.  A user namespace's root, which anyone can
+ * become with unshare(), is refused.
+ *
  * Return: 0; -EOPNOTSUPP for a socket that is not TCP over IPv4 or IPv6;
- * -EPERM without CAP_NET_ADMIN; -EINVAL on a listening socket; -ENOMEM.
+ * -EPERM without CAP_NET_ADMIN in the initial user namespace; -EINVAL on a
+ * listening socket; -ENOPROTOOPT while net.core.rx_reserve_enabled is 0;
+ * -ENOMEM.
  */
 int rxr_sk_setsockopt(struct sock *sk, bool on)
 {
 	if (sk->sk_type != SOCK_STREAM || sk->sk_protocol != IPPROTO_TCP ||
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
 		return -EOPNOTSUPP;
-	if (!sockopt_ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+	if (!sockopt_capable(CAP_NET_ADMIN))
 		return -EPERM;
 	if (!on) {
 		rxr_sk_unmark(sk, RXR_MARK_SOCKOPT);
@@ -862,7 +1069,10 @@ static enum rxr_sync_op rxr_sync_next(struct rxr_dev *rdev, int *slotp,
 		return RXR_SYNC_NONE;
 
 	list_for_each_entry(flow, &rdev->flows, dev_node) {
-		if (flow->slot >= 0 || flow->hw_failed)
+		/* The reserve queue has no buffer for a flow without a pool:
+		 * it stays on the regular queues until it has one.
+		 */
+		if (flow->slot >= 0 || flow->hw_failed || !flow->pool)
 			continue;
 		for (i = 0; i < n; i++) {
 			if (rdev->slot_owner[i] ||
@@ -1038,6 +1248,20 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_check_rxnfc);
 /* Driver API */
 
 /**
+ * rxr_available() - whether rx-reserve runs on this system
+ *
+ * A driver sets up nothing for rx-reserve (no reserve queue, no state)
+ * where this is false: the kernel was booted with rx_reserve=off.
+ *
+ * Return: false after rx_reserve=off.
+ */
+bool rxr_available(void)
+{
+	return !rxr_off;
+}
+EXPORT_SYMBOL_GPL(rxr_available);
+
+/**
  * rxr_dev_attach() - a driver offers a device to rx-reserve
  * @dev: the device, registered
  * @caps: its reserve queue and filter slots; copied
@@ -1048,8 +1272,8 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_check_rxnfc);
  *
  * Context: process context, RTNL held.
  * Return: 0; -EINVAL for a bad @caps or an unregistered @dev; -EOPNOTSUPP
- * for slots on a device without ntuple filters; -EBUSY if already
- * attached; -ENOMEM.
+ * for slots on a device without ntuple filters, or after rx_reserve=off;
+ * -EBUSY if already attached; -ENOMEM.
  */
 int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps)
 {
@@ -1059,6 +1283,8 @@ int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps)
 	int err = 0;
 
 	ASSERT_RTNL();
+	if (rxr_off)
+		return -EOPNOTSUPP;
 	if (caps->reserve_queue < -1 ||
 	    caps->reserve_queue >= (int)dev->num_rx_queues ||
 	    caps->hw_slots > RXR_DEV_MAX_SLOTS ||
@@ -1095,6 +1321,8 @@ int rxr_dev_attach(struct net_device *dev, const struct rxr_dev_caps *caps)
 		rdev->enabled = true;
 		rdev->attached = true;
 		rxr_dev_kick(rdev);
+		if (rdev->nflows)
+			queue_work(system_wq, &rxr_pool_work);
 	}
 	spin_unlock_bh(&rxr_lock);
 out:
@@ -2088,7 +2316,9 @@ static void rxr_monitor_fn(struct work_struct *work)
 {
 	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
 	unsigned long min = rxr_min_wmark();
+	struct rxr_flow *flow;
 	struct rxr_dev *rdev;
+	bool pools = false;
 	bool again;
 
 	spin_lock_bh(&rxr_lock);
@@ -2098,7 +2328,16 @@ static void rxr_monitor_fn(struct work_struct *work)
 		__rxr_decay_hits(rdev);
 		again |= rdev->emergency;
 	}
+	if (time_after_eq(jiffies, READ_ONCE(rxr_pool_retry_at))) {
+		list_for_each_entry(flow, &rxr_flow_list, node) {
+			pools = rxr_flow_wants_pool(flow);
+			if (pools)
+				break;
+		}
+	}
 	spin_unlock_bh(&rxr_lock);
+	if (pools)
+		queue_work(system_wq, &rxr_pool_work);
 	if (again)
 		queue_delayed_work(system_wq, &rxr_monitor_work,
 				   RXR_MONITOR_PERIOD);
@@ -2438,6 +2677,39 @@ static struct pernet_operations rxr_net_ops = {
 
 /* Device unregister, which also runs when a namespace goes away. */
 
+/*
+ * Register every priority socket again with the device that receives its
+ * route.  Process context; allocates nothing.
+ */
+static void rxr_resync_flows(void)
+{
+	struct rxr_flow *flow;
+	unsigned int i, j, n;
+	struct sock *sk;
+
+	spin_lock_bh(&rxr_lock);
+	n = rxr_nflows;
+	spin_unlock_bh(&rxr_lock);
+	for (i = 0; i < n; i++) {
+		sk = NULL;
+		j = 0;
+		spin_lock_bh(&rxr_lock);
+		list_for_each_entry(flow, &rxr_flow_list, node) {
+			if (j++ != i)
+				continue;
+			if (flow->sk &&
+			    refcount_inc_not_zero(&flow->sk->sk_refcnt))
+				sk = flow->sk;
+			break;
+		}
+		spin_unlock_bh(&rxr_lock);
+		if (!sk)
+			continue;
+		__rxr_sk_update(sk);
+		sock_put(sk);
+	}
+}
+
 static int rxr_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
@@ -2445,6 +2717,13 @@ static int rxr_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct rxr_flow *flow, *tmp;
 	struct rxr_dev *rdev;
 
+	/* A bond's active slave changed, or a device joined or left an
+	 * upper device: the flows' receiving devices may have moved.
+	 */
+	if (event == NETDEV_BONDING_FAILOVER || event == NETDEV_CHANGEUPPER) {
+		rxr_resync_flows();
+		return NOTIFY_DONE;
+	}
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 
@@ -2480,7 +2759,49 @@ static struct notifier_block rxr_netdev_nb = {
 
 /* Sysctls */
 
+/* Every flow lets go of its pool: its socket is left as if never marked. */
+static void rxr_release_all(void)
+{
+	struct rxr_flow *flow;
+	unsigned int i, n;
+	struct sock *sk;
+
+	spin_lock_bh(&rxr_lock);
+	n = rxr_nflows;
+	spin_unlock_bh(&rxr_lock);
+	for (i = 0; i < n; i++) {
+		sk = NULL;
+		spin_lock_bh(&rxr_lock);
+		list_for_each_entry(flow, &rxr_flow_list, node) {
+			if (flow->sk &&
+			    refcount_inc_not_zero(&flow->sk->sk_refcnt)) {
+				sk = flow->sk;
+				break;
+			}
+		}
+		spin_unlock_bh(&rxr_lock);
+		if (!sk)
+			break;
+		lock_sock(sk);
+		rxr_sk_unmark(sk, RXR_MARK_MEMALLOC | RXR_MARK_SOCKOPT);
+		release_sock(sk);
+		sock_put(sk);
+	}
+}
+
+static int rxr_enabled_handler(const struct ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	int err;
+
+	err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+	if (!err && write && !READ_ONCE(rxr_enabled))
+		rxr_release_all();
+	return err;
+}
+
 static int rxr_one = 1;
+static int rxr_enabled_max = 1;
 static int rxr_pool_max = RXR_POOL_MAX_PAGES;
 static int rxr_max_pages_max;
 static int rxr_fallback_max = RXR_FALLBACK_WEIGHTED;
@@ -2488,6 +2809,15 @@ static int rxr_hold_min = 10;
 static int rxr_hold_max = 60000;
 
 static struct ctl_table rxr_sysctl[] = {
+	{
+		.procname	= "rx_reserve_enabled",
+		.data		= &rxr_enabled,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= rxr_enabled_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &rxr_enabled_max,
+	},
 	{
 		.procname	= "rx_reserve_pool_pages",
 		.data		= &rxr_pool_pages,
@@ -2536,9 +2866,27 @@ VISIBLE_IF_KUNIT void rxr_set_fallback_policy(int policy)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_set_fallback_policy);
 
+static int __init rxr_setup(char *str)
+{
+	bool on;
+
+	if (kstrtobool(str, &on))
+		return 0;
+	rxr_off = !on;
+	return 1;
+}
+__setup("rx_reserve=", rxr_setup);
+
 static int __init rxr_init(void)
 {
 	int err;
+
+	if (rxr_off) {
+		/* Off until the next boot: the sysctl cannot turn it on. */
+		rxr_enabled = 0;
+		rxr_enabled_max = 0;
+		pr_info("rx-reserve: off (rx_reserve=off)\n");
+	}
 
 	BUILD_BUG_ON(sizeof(struct rxr_flow_key) !=
 		     sizeof(struct rxr_dev *) + sizeof(struct rxr_tuple));

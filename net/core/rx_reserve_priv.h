@@ -41,12 +41,17 @@ struct rxr_flow_key {
  * @rcu: frees the flow after the readers of the hash
  * @refcnt: the socket's reference, and the steering work's while it runs
  * @sk: the socket; no reference, cleared when the socket is destroyed
- * @pool: the flow's pool, or NULL when it could not be allocated
+ * @pool: the flow's pool; NULL until the flow is registered with a device
+ *	that has rx-reserve, and while it cannot be allocated.  Set once,
+ *	under rxr_lock, and never cleared before the flow is freed
  * @key: the device the flow is registered with (or NULL) and the flow as
  *	received there: the classifier's key
  * @slot: the hardware filter slot the flow is in, or -1
  * @set_idx: index in the device's hw set (with a slot) or sw set, or -1
+ * @npages: the pages its pool is to have
  * @hw_failed: its filter insert failed; retried when a slot frees up
+ * @released: its socket let go of it: no pool is allocated for it now
+ * @nopool_counted: a failed pool allocation was counted; retries are not
  * @hits: packets the classifier matched recently, decayed by the monitor
  * @rxq: the regular RX queue its packets last arrived on, -1 until one does
  *	after it was registered, left its slot or its device detached: where
@@ -65,7 +70,10 @@ struct rxr_flow {
 	struct rxr_flow_key key;
 	int slot;
 	int set_idx;
+	unsigned int npages;
 	bool hw_failed;
+	bool released;
+	bool nopool_counted;
 	atomic_t hits;
 	int rxq;
 	u8 mark;
@@ -179,6 +187,7 @@ struct rxr_dev_info {
 #if IS_ENABLED(CONFIG_KUNIT)
 struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages);
 void rxr_flow_release(struct rxr_flow *flow);
+int rxr_flow_fill_pool(struct rxr_flow *flow);
 int rxr_flow_bind(struct rxr_flow *flow, struct net_device *dev,
 		  const struct rxr_tuple *t);
 void rxr_flow_unbind(struct rxr_flow *flow);

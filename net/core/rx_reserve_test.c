@@ -153,6 +153,10 @@ static struct rxr_flow *rxrt_flow_new(struct kunit *test, unsigned int npages)
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, rxrt_flow_release,
 						  flow));
+	/* Here the pool comes first; sockets get theirs on a device. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_fill_pool(flow));
+	if (npages)
+		KUNIT_ASSERT_NOT_NULL(test, flow->pool);
 	return flow;
 }
 
@@ -310,9 +314,8 @@ static void rxrt_registry(struct kunit *test, int family, bool memalloc)
 	KUNIT_EXPECT_TRUE(test, rxr_active());
 	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), base + 1);
 	KUNIT_EXPECT_NULL(test, flow->key.rdev);
-	KUNIT_ASSERT_NOT_NULL(test, flow->pool);
-	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow->pool),
-			rxr_pool_size(flow->pool));
+	/* No device yet: no pool. */
+	KUNIT_EXPECT_NULL(test, flow->pool);
 
 	KUNIT_ASSERT_EQ(test, 0, kernel_connect(csock, (struct sockaddr *)&ss,
 						len, 0));
@@ -328,6 +331,8 @@ static void rxrt_registry(struct kunit *test, int family, bool memalloc)
 	KUNIT_EXPECT_EQ(test, flow->key.tuple.dport, inet_sk(sk)->inet_sport);
 	KUNIT_EXPECT_EQ(test, flow->key.tuple.sport, inet_sk(sk)->inet_dport);
 	KUNIT_EXPECT_EQ(test, flow->slot, -1);
+	/* The loopback device has no rx-reserve: still no pool. */
+	KUNIT_EXPECT_NULL(test, flow->pool);
 
 	/* The loopback device classifies its own frames. */
 	{
@@ -410,7 +415,80 @@ static void rxr_test_unregister(struct kunit *test)
 	free_netdev(dev);
 }
 
+/* A flow's pool is allocated once its device has rx-reserve, by a work
+ * item; until then the flow sits in no set.
+ */
+static void rxr_test_pool_lazy(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	struct rxr_tuple t;
+	int i;
+
+	flow = rxr_flow_create(RXR_MARK_SOCKOPT, 4);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rxrt_flow_release,
+						  flow));
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 40001);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	rdev = rxrt_state(dev);
+	for (i = 0; i < 10 && !READ_ONCE(flow->pool); i++)
+		msleep(20);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(flow->pool));
+	KUNIT_EXPECT_EQ(test, rdev->sw.n, 0);
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	for (i = 0; i < 100 && !READ_ONCE(flow->pool); i++)
+		msleep(20);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(flow->pool));
+	KUNIT_EXPECT_EQ(test, rxr_pool_size(flow->pool), 4);
+	KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow->pool), 4);
+	/* With its pool, the flow joins the device's set. */
+	KUNIT_EXPECT_EQ(test, rdev->sw.n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rdev->sw.flow[0], flow);
+	/* Filling again changes nothing. */
+	KUNIT_EXPECT_EQ(test, 0, rxr_flow_fill_pool(flow));
+	KUNIT_EXPECT_EQ(test, rdev->sw.n, 1);
+	rtnl_lock();
+	rxr_dev_detach(dev);
+	rtnl_unlock();
+}
+
 /* Steering slots */
+
+/* A flow without a pool takes no slot: the reserve queue has nothing to
+ * receive it into.  It waits in software; a flow with a pool does not.
+ */
+static void rxr_test_slots_need_pool(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *nopool, *flow;
+	struct rxr_tuple t;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 3, RXRT_SLOTS));
+	nopool = rxrt_flow_new(test, 0);
+	rxrt_tuple4(&t, 0xc0000201, 3260, 0xc0000202, 40010);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(nopool, dev, &t));
+	rxrt_sync(dev);
+	KUNIT_EXPECT_NULL(test, nopool->pool);
+	KUNIT_EXPECT_EQ(test, nopool->slot, -1);
+	KUNIT_EXPECT_FALSE(test, rxrt_table.used[RXRT_BASE]);
+
+	flow = rxrt_flow_new(test, 4);
+	rxrt_tuple4(&t, 0xc0000201, 3260, 0xc0000202, 40011);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	rxrt_sync(dev);
+	KUNIT_EXPECT_EQ(test, flow->slot, 0);
+	KUNIT_EXPECT_EQ(test, nopool->slot, -1);
+	rxr_flow_unbind(flow);
+	rxr_flow_unbind(nopool);
+	rxrt_sync(dev);
+	rtnl_lock();
+	rxr_dev_detach(dev);
+	rtnl_unlock();
+}
 
 static bool rxrt_rule_is(const struct ethtool_rx_flow_spec *fs,
 			 const struct rxr_tuple *t, u32 queue)
@@ -1448,7 +1526,9 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_registry_sockopt_v6),
 	KUNIT_CASE(rxr_test_sockopt_errors),
 	KUNIT_CASE(rxr_test_unregister),
+	KUNIT_CASE(rxr_test_pool_lazy),
 	KUNIT_CASE(rxr_test_slots),
+	KUNIT_CASE(rxr_test_slots_need_pool),
 	KUNIT_CASE(rxr_test_classify),
 	KUNIT_CASE(rxr_test_classify_scale),
 	KUNIT_CASE(rxr_test_fallback),

@@ -8,6 +8,11 @@
 #   --kernel K        patched | vanilla | debug | a bzImage's path (patched)
 #   --nic N           none | e1000e | virtio | virtio-mq         (none)
 #                     none: no NIC but the netdevsim devices the guest makes
+#   --nic2 N          e1000e | virtio | virtio-mq: a second NIC (virtio-mq
+#                     with --queues and --rss as the first); both taps then
+#                     join one bridge, which holds the peer's
+#                     addresses (a bond's slaves reach the peer
+#                     through either)                            (none)
 #   --queues N        queue pairs of virtio-mq                   (4)
 #   --rss on|off|software
 #                     virtio-mq RSS in QEMU (rss=on)             (on)
@@ -49,7 +54,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$top/build}
 
-kernel=patched nic=none queues=4 rss=on smp=2 mem=256 limit=300
+kernel=patched nic=none nic2=none queues=4 rss=on smp=2 mem=256 limit=300
 qemu=${RXR_QEMU:-10}
 append="" script="" out="" verbose="" want_version=""
 peers=() files=()
@@ -61,6 +66,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
 	--nic) nic=$2; shift ;;
+	--nic2) nic2=$2; shift ;;
 	--queues) queues=$2; shift ;;
 	--rss) rss=$2; shift ;;
 	--qemu) qemu=$2; shift ;;
@@ -83,6 +89,8 @@ while [ $# -gt 0 ]; do
 done
 
 case "$nic" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic $nic" ;; esac
+case "$nic2" in none|e1000e|virtio|virtio-mq) ;; *) die "bad --nic2 $nic2" ;; esac
+[ "$nic2" != none ] && [ "$nic" = none ] && die "--nic2 wants a --nic"
 case "$rss" in on|off|software) ;; *) die "bad --rss $rss" ;; esac
 for v in queues smp mem limit; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--$v wants a positive number"
@@ -163,6 +171,7 @@ nq=1
 case "$nic" in virtio-mq) nq=$queues ;; esac
 cat > "$out/rootfs/rxr/env" <<ENV
 RXR_NIC=$nic
+RXR_NIC2=$nic2
 RXR_QUEUES=$nq
 RXR_ADDR4=192.0.2.2
 RXR_PEER4=192.0.2.1
@@ -170,7 +179,7 @@ RXR_PREFIX4=24
 RXR_ADDR6=2001:db8::2
 RXR_PEER6=2001:db8::1
 RXR_PREFIX6=64
-export RXR_NIC RXR_QUEUES RXR_ADDR4 RXR_PEER4 RXR_PREFIX4 RXR_ADDR6 RXR_PEER6 RXR_PREFIX6
+export RXR_NIC RXR_NIC2 RXR_QUEUES RXR_ADDR4 RXR_PEER4 RXR_PREFIX4 RXR_ADDR6 RXR_PEER6 RXR_PREFIX6
 ENV
 if [ -n "$script" ]; then
 	cp "$script" "$out/rootfs/rxr/run.sh"
@@ -218,8 +227,23 @@ if [ "$nic" != none ]; then
 	# shellcheck disable=SC2086
 	ip -n "$ns" tuntap add dev rxrtap0 mode tap $mq ${unpriv:+user $unpriv} ||
 		die "cannot create tap"
-	ip -n "$ns" addr add 192.0.2.1/24 dev rxrtap0
-	ip -n "$ns" -6 addr add 2001:db8::1/64 dev rxrtap0 nodad
+	peer_dev=rxrtap0
+	if [ "$nic2" != none ]; then
+		mq2=""
+		[ "$nic2" = virtio-mq ] && mq2=multi_queue
+		# shellcheck disable=SC2086
+		ip -n "$ns" tuntap add dev rxrtap1 mode tap $mq2 \
+			${unpriv:+user $unpriv} || die "cannot create tap"
+		ip -n "$ns" link add rxrbr0 type bridge ||
+			die "cannot create bridge"
+		ip -n "$ns" link set rxrtap0 master rxrbr0
+		ip -n "$ns" link set rxrtap1 master rxrbr0
+		ip -n "$ns" link set rxrtap1 up
+		ip -n "$ns" link set rxrbr0 up
+		peer_dev=rxrbr0
+	fi
+	ip -n "$ns" addr add 192.0.2.1/24 dev $peer_dev
+	ip -n "$ns" -6 addr add 2001:db8::1/64 dev $peer_dev nodad
 	ip -n "$ns" link set rxrtap0 up
 	tap="tap,id=n0,ifname=rxrtap0,script=no,downscript=no,vhost=off"
 	mac=52:54:00:12:34:56
@@ -229,6 +253,15 @@ if [ "$nic" != none ]; then
 			 -device "virtio-net-pci,netdev=n0,mac=$mac") ;;
 	virtio-mq) netargs=(-netdev "$tap,queues=$queues"
 			    -device "virtio-net-pci,netdev=n0,mac=$mac,mq=on,rss=${rss/software/on},vectors=$((2 * queues + 2))") ;;
+	esac
+	tap="tap,id=n1,ifname=rxrtap1,script=no,downscript=no,vhost=off"
+	mac=52:54:00:12:34:57
+	case "$nic2" in
+	e1000e) netargs+=(-netdev "$tap" -device "e1000e,netdev=n1,mac=$mac") ;;
+	virtio) netargs+=(-netdev "$tap"
+			  -device "virtio-net-pci,netdev=n1,mac=$mac") ;;
+	virtio-mq) netargs+=(-netdev "$tap,queues=$queues"
+			     -device "virtio-net-pci,netdev=n1,mac=$mac,mq=on,rss=${rss/software/on},vectors=$((2 * queues + 2))") ;;
 	esac
 	i=0
 	for p in "${peers[@]}"; do

@@ -38,9 +38,11 @@ t()	# t NAME EXPECTED_OUTPUT_REGEX ARGS...
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..13"
 t "unknown option" "unknown option --bogus" --bogus
 t "unknown NIC model" "bad --nic e1000" --nic e1000
+t "unknown second NIC model" "bad --nic2 e1000" --nic virtio --nic2 e1000
+t "second NIC without a first" "--nic2 wants a --nic" --nic2 virtio
 t "bad rss value" "bad --rss maybe" --rss maybe
 t "non-numeric queues" "--queues wants a positive number" --queues x
 t "zero memory" "--mem wants a positive number" --mem 0

@@ -1328,12 +1328,15 @@ DEFINE_SHOW_ATTRIBUTE(nsim_rxr_rings);
  * nsim_rxr_init() - a PF port's model state and debugfs knobs
  * @ns: the port
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, also after rx_reserve=off (the port then models no rings), or
+ * -ENOMEM.
  */
 int nsim_rxr_init(struct netdevsim *ns)
 {
 	struct nsim_rxr *rxr;
 
+	if (!rxr_available())
+		return 0;
 	rxr = kzalloc(sizeof(*rxr), GFP_KERNEL);
 	if (!rxr)
 		return -ENOMEM;

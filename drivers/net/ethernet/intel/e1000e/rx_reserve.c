@@ -362,13 +362,15 @@ static int e1000e_rxr_poll(struct napi_struct *napi, int budget);
  * @adapter: the adapter, its netdev not yet registered
  *
  * Context: process context.
- * Return: 0, also when the adapter runs without rx-reserve (no memory for
- * the reserve queue's descriptors); never fails the probe.
+ * Return: 0, also when the adapter runs without rx-reserve (rx_reserve=off,
+ * or no memory for the reserve queue's descriptors); never fails the probe.
  */
 int e1000e_rxr_create(struct e1000_adapter *adapter)
 {
 	struct e1000e_rxr *r;
 
+	if (!rxr_available())
+		return 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return 0;

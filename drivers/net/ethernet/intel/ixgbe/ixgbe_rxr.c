@@ -910,7 +910,7 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
  * @adapter: the adapter, before its queues are laid out
  *
  * Only 82599 and later parts have Flow Director perfect filters; the
- * 82598 runs without rx-reserve.
+ * 82598 runs without rx-reserve, as every adapter does after rx_reserve=off.
  *
  * Context: process context.
  * Return: 0, also when the adapter runs without rx-reserve; never fails
@@ -921,7 +921,7 @@ int ixgbe_rxr_create(struct ixgbe_adapter *adapter)
 	struct ixgbe_rxr *r;
 	int cpu;
 
-	if (adapter->hw.mac.type == ixgbe_mac_82598EB)
+	if (adapter->hw.mac.type == ixgbe_mac_82598EB || !rxr_available())
 		return 0;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)

@@ -3,9 +3,12 @@
 #
 # Priority flows made from userspace with SO_RX_RESERVE: the option's
 # errors, registration with the device of the route over IPv4 and IPv6,
-# pool pages accounted in /proc/net/rx_reserve and given back on close,
-# registration of a connection still in progress, and a flow following its
-# route to another device.
+# no pool for a flow over a device without rx-reserve (lo), registration of
+# a connection still in progress, and a flow following its route to
+# another device.  On netdevsim: pool pages accounted in
+# /proc/net/rx_reserve and given back on close, and a flow over
+# net.core.rx_reserve_max_pages served without a pool until the cap lets
+# its pool be allocated.
 
 source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
 
@@ -22,6 +25,8 @@ cleanup()
 	ip link del rxrb0 2> /dev/null
 	ip netns del rxr-flows-$$ 2> /dev/null
 	[ -n "${MAX:-}" ] && sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
+	[ -n "${SRV:-}" ] && kill "$SRV" 2> /dev/null
+	[ -n "${ID_A:-}" ] && nsim_pair_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -81,17 +86,16 @@ for fam in 4 6; do
 	hold "$SOCK" pair "$addr" || continue
 	line=$(flow_line lo $fam "$PORT")
 	check_ok "IPv$fam flow on lo in $PROC" test -n "$line"
-	check_eq "IPv$fam flow pool pages" "$NPAGES" "$(field "$line" pool)"
-	check_eq "IPv$fam flow free pages" "$NPAGES" "$(field "$line" free)"
+	# lo has no rx-reserve: a pool there would be memory for nothing.
+	check_eq "IPv$fam flow over lo holds no pool" 0 "$(field "$line" pool)"
 	check_eq "IPv$fam flow marked by the socket option" sockopt \
 		"$(field "$line" mark)"
-	check_eq "IPv$fam pool pages accounted globally" $((P0 + NPAGES)) \
+	check_eq "IPv$fam no pool pages taken for lo" "$P0" \
 		"$(global pool_pages)"
 	check_ge "lo flows in software" 1 \
 		"$(field "$(grep '^dev lo ' "$PROC")" flows_sw)"
 	hold_stop h
 	check_ok "IPv$fam flow gone after close" poll 30 no_flow lo $fam "$PORT"
-	check_ok "IPv$fam pool pages given back" poll 30 pages_are "$P0"
 done
 
 # A connection in progress registers with its route's device, and follows
@@ -154,20 +158,65 @@ if hold "$SOCK" connect -b 198.18.9.9 3260; then
 fi
 check_ok "pool pages all given back" poll 30 pages_are "$P0"
 
+# A flow on a device with rx-reserve (netdevsim) has its pool, accounted
+# globally and given back on close.
+if [ ! -w "$NSIM_BUS/new_device" ]; then
+	echo "SKIP: no netdevsim: pool accounting not checked"
+	[ "$RET" = 0 ] && exit "$ksft_skip"
+	exit "$RET"
+fi
+nsim_pair 2 || exit "$ksft_fail"
+ip netns exec "$NS_A" "$SOCK" serve 5000 0 > /dev/null &
+SRV=$!
+slowwait 5 ip netns exec "$NS_A" sh -c "netstat -ltn | grep -q ':5000 '"
+
+# flow_b PORT: the line of DEV_B's flow from local port PORT.
+flow_b()
+{
+	ip netns exec "$NS_B" awk -v d="$DEV_B" -v p=":$1" '
+		$1 == "flow" && $2 == d &&
+		substr($6, length($6) - length(p) + 1) == p' "$PROC"
+}
+pool_b_is() { [ "$(field "$(flow_b "$1")" pool)" = "$2" ]; }
+has_flow_b() { [ -n "$(flow_b "$1")" ]; }
+nopool_cap_is() { [ "$(global nopool_cap)" = "$1" ]; }
+dev_b() { ip netns exec "$NS_B" grep "^dev $DEV_B " "$PROC"; }
+
+if hold_start n ip netns exec "$NS_B" "$SOCK" connect 198.51.100.1 5000; then
+	PORT=$HOLD_PORT
+	check_ok "flow on $DEV_B has its pool" \
+		poll 50 pool_b_is "$PORT" "$NPAGES"
+	check_eq "pool pages accounted globally" $((P0 + NPAGES)) \
+		"$(global pool_pages)"
+	hold_stop n
+	check_ok "pool pages given back" poll 30 pages_are "$P0"
+fi
+
 # Past net.core.rx_reserve_max_pages a flow gets no pool: it is served by
-# mainline's shared reserve, and a counter says so.
+# mainline's shared reserve, and a counter says so, once.  When the cap
+# allows, the pool is allocated after all.
 C0=$(global nopool_cap)
 MAX=$(sysctl -n net.core.rx_reserve_max_pages)
 sysctl -q -w net.core.rx_reserve_max_pages="$P0"
-if hold "$SOCK" pair 127.0.0.1; then
-	line=$(flow_line lo 4 "$PORT")
-	check_ok "flow over the cap registered" test -n "$line"
-	check_eq "flow over the cap has no pool" 0 "$(field "$line" pool)"
-	check_eq "nopool_cap counted" $((C0 + 1)) "$(global nopool_cap)"
-	check_eq "lo flows without a pool" 1 \
-		"$(grep '^dev lo ' "$PROC" | kv flows_nopool)"
+if hold_start n ip netns exec "$NS_B" "$SOCK" connect 198.51.100.1 5000; then
+	PORT=$HOLD_PORT
+	check_ok "flow over the cap registered" poll 50 has_flow_b "$PORT"
+	check_ok "nopool_cap counted" poll 50 nopool_cap_is $((C0 + 1))
+	check_eq "flow over the cap has no pool" 0 \
+		"$(field "$(flow_b "$PORT")" pool)"
+	check_eq "$DEV_B flows without a pool" 1 "$(dev_b | kv flows_nopool)"
 	check_eq "no pages held over the cap" "$P0" "$(global pool_pages)"
-	hold_stop h
+	# The pool is retried every second: let two retries fail.
+	sleep 2.5
+	check_eq "retries over the cap counted once" $((C0 + 1)) \
+		"$(global nopool_cap)"
+	sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
+	check_ok "pool allocated once the cap allows" \
+		poll 50 pool_b_is "$PORT" "$NPAGES"
+	check_eq "$DEV_B flows without a pool after the retry" 0 \
+		"$(dev_b | kv flows_nopool)"
+	hold_stop n
+	check_ok "pool pages given back after the retry" poll 30 pages_are "$P0"
 fi
 sysctl -q -w net.core.rx_reserve_max_pages="$MAX"
 

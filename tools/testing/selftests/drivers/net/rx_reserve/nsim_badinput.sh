@@ -114,8 +114,8 @@ sysctl_ok()
 	echo "$v0" > "$SYS/$name"
 }
 
-for k in rx_reserve_pool_pages rx_reserve_max_pages rx_reserve_fallback \
-	 rx_reserve_emergency_hold_ms; do
+for k in rx_reserve_enabled rx_reserve_pool_pages rx_reserve_max_pages \
+	 rx_reserve_fallback rx_reserve_emergency_hold_ms; do
 	SYS0[$k]=$(cat "$SYS/$k")
 done
 # Overflow: 2^31, 2^32 + 1 (1 if truncated to an int), 2^63, 2^64; a
@@ -123,6 +123,9 @@ done
 OVER=(2147483648 4294967297 9223372036854775808 18446744073709551616
       123456789012345678901234567890)
 JUNK=(abc 12abc +16 0x 1e3 16k -)
+# 0 (off) releases every flow: off.sh tries it.
+sysctl_bad rx_reserve_enabled EINVAL -1 2 4294967296 4294967297 on \
+	"${OVER[@]}" "${JUNK[@]}" ""
 sysctl_bad rx_reserve_pool_pages EINVAL -1 -0 -2147483648 "${OVER[@]}" \
 	"${JUNK[@]}" "" " "
 sysctl_ok rx_reserve_pool_pages 1 1

@@ -10,6 +10,10 @@
  *	listen on ADDR (IPv4 or IPv6 loopback), connect a priority socket to
  *	it, print "port N" (the client's local port), hold until stdin
  *	closes.
+ *   rxr_sock markn N
+ *	connect N TCP sockets to a listener on 127.0.0.1 and set
+ *	SO_RX_RESERVE on each, print "marked M refused R errno E" (E: the
+ *	errno of the last refusal, or 0), close them all and exit 0.
  *   rxr_sock connect [-b] ADDR PORT
  *	connect a priority socket to ADDR PORT (-b: do not wait for the
  *	connection), print "port N", hold until stdin closes, then abort
@@ -702,6 +706,46 @@ static int pair(const char *addr)
 	}
 	/* The connection completes in the listener's backlog. */
 	return hold(&ss, len, 0);
+}
+
+static int markn(int n)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int lsn, fd[256], i, err, marked = 0, refused = 0, last = 0;
+	socklen_t len = sizeof(sin);
+
+	if (n < 1 || n > 256) {
+		fprintf(stderr, "N from 1 to 256\n");
+		return 1;
+	}
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lsn = socket(AF_INET, SOCK_STREAM, 0);
+	if (lsn < 0 || bind(lsn, (struct sockaddr *)&sin, len) ||
+	    listen(lsn, n) || getsockname(lsn, (struct sockaddr *)&sin, &len)) {
+		perror("listen");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		fd[i] = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd[i] < 0 ||
+		    connect(fd[i], (struct sockaddr *)&sin, sizeof(sin))) {
+			perror("connect");
+			return 1;
+		}
+		err = set_rxr(fd[i], 1);
+		if (err) {
+			refused++;
+			last = err;
+		} else {
+			marked++;
+		}
+	}
+	printf("marked %d refused %d errno %s\n", marked, refused,
+	       errname(last));
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+	close(lsn);
+	return 0;
 }
 
 /* The byte at offset @i of what serve sends. */
@@ -1598,6 +1642,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "errors"))
 		return errors();
+	if (argc == 3 && !strcmp(argv[1], "markn"))
+		return markn(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "pair"))
 		return pair(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "connect")) {

@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Priority flows over stacked devices register with the NIC that receives
+# their frames, in a guest with two NICs on one bridge of the bench:
+#   - NBD over an active-backup bond of both NICs: the flow on the active
+#     slave, steered there (its reserve queue's counter moves), a failover
+#     (ip link set SLAVE down) moves it to the other slave, and a write and
+#     read-back after the failover completes, steered on the new slave;
+#   - NBD over a VLAN on the first NIC: the flow on the NIC, not on the
+#     VLAN device, steered there.  The VLAN's peer is an nbd-server in a
+#     network namespace of this guest, on the second NIC (the bench's host
+#     has no 802.1Q), reached through the bench's bridge.
+
+source "$(dirname "$(readlink -e "${BASH_SOURCE[0]}")")/rxr_lib.sh"
+
+PROC=$RXR_PROC
+NS=rxr-vlanpeer-$$
+MIB=8
+
+rxr_require_nic
+rxr_require_reserve
+rxr_require_cmd nbd-client nbd-server
+if [ "${RXR_NIC2:-none}" = none ]; then
+	echo "SKIP: no second NIC (qemu-run.sh --nic2)"
+	exit "$ksft_skip"
+fi
+if [ -z "${RXR_NBD_PORT:-}" ]; then
+	echo "SKIP: no NBD server on the peer (RXR_NBD_PORT unset)"
+	exit "$ksft_skip"
+fi
+
+# The two NICs, in name order: the first carries the bench's addresses.
+NICS=()
+for d in /sys/class/net/*; do
+	case "$(readlink -f "$d/device" 2> /dev/null)" in
+	*/pci*) NICS+=("$(basename "$d")") ;;
+	esac
+done
+if [ "${#NICS[@]}" -lt 2 ]; then
+	echo "FAIL: two NICs expected, found ${NICS[*]}"
+	exit "$ksft_fail"
+fi
+N1=${NICS[0]} N2=${NICS[1]}
+
+cleanup()
+{
+	nbd-client -d /dev/nbd0 > /dev/null 2>&1
+	nbd-client -d /dev/nbd1 > /dev/null 2>&1
+	[ -n "${SRV:-}" ] && kill "$SRV" 2> /dev/null
+	ip link del rxrvl100 2> /dev/null
+	ip netns del "$NS" 2> /dev/null
+	if [ -e /sys/class/net/rxrbond0 ]; then
+		ip link del rxrbond0
+		ip link set "$N1" up
+		ip link set "$N2" up
+		ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev "$N1" 2> /dev/null
+		ip -6 addr add "$RXR_ADDR6/$RXR_PREFIX6" dev "$N1" nodad \
+			2> /dev/null
+	fi
+	rm -f /tmp/rxr_vlan.img /tmp/rxr_nbd.conf
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# flow_on DEV REMOTE: DEV's flow line towards REMOTE (ADDR:PORT).
+flow_on()
+{
+	awk -v d="$1" -v r="$2" '$1 == "flow" && $2 == d && $8 == r' "$PROC"
+}
+has_flow_on() { [ -n "$(flow_on "$@")" ]; }
+# dev_stat DEV KEY: a counter of DEV's line.
+dev_stat() { awk -v d="$1" '$1 == "dev" && $2 == d' "$PROC" | kv "$2"; }
+active_is()
+{
+	[ "$(cat /sys/class/net/rxrbond0/bonding/active_slave)" = "$1" ]
+}
+peer_up() { ping -c 1 -W 1 -q "$1" > /dev/null 2>&1; }
+
+# ---- NBD over an active-backup bond ----
+REMOTE=$RXR_PEER4:$RXR_NBD_PORT
+ip addr flush dev "$N1"
+ip link add rxrbond0 type bond mode active-backup miimon 100
+for d in "$N1" "$N2"; do
+	ip link set "$d" down
+	ip link set "$d" master rxrbond0
+done
+ip link set rxrbond0 up
+ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev rxrbond0
+check_ok "bond reaches the peer" poll 100 peer_up "$RXR_PEER4"
+A=$(cat /sys/class/net/rxrbond0/bonding/active_slave)
+check_ok "the bond has an active slave ($A)" test -n "$A"
+B=$N2
+[ "$A" = "$N2" ] && B=$N1
+
+if nbd-client "$RXR_PEER4" "$RXR_NBD_PORT" /dev/nbd0 -N rxr; then
+	check_ok "NBD flow on the active slave $A" \
+		poll 50 has_flow_on "$A" "$REMOTE"
+	check_eq "no flow on the bond itself" "" "$(flow_on rxrbond0 "$REMOTE")"
+	s0=$(dev_stat "$A" steered)
+	NIC=$A blk_rw_check /dev/nbd0 "$MIB"
+	check_ge "frames steered to $A's reserve queue" 1 \
+		$(($(dev_stat "$A" steered) - ${s0:-0}))
+
+	ip link set "$A" down
+	check_ok "failover to $B" poll 100 active_is "$B"
+	check_ok "NBD flow moved to $B" poll 50 has_flow_on "$B" "$REMOTE"
+	check_eq "no flow left on $A" "" "$(flow_on "$A" "$REMOTE")"
+	s0=$(dev_stat "$B" steered)
+	NIC=$B blk_rw_check /dev/nbd0 "$MIB"
+	check_ge "frames steered to $B's reserve queue" 1 \
+		$(($(dev_stat "$B" steered) - ${s0:-0}))
+	nbd-client -d /dev/nbd0 > /dev/null 2>&1
+else
+	check_fail "nbd-client over the bond" true
+fi
+ip link del rxrbond0
+for d in "$N1" "$N2"; do
+	ip link set "$d" up
+done
+ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev "$N1"
+ip -6 addr add "$RXR_ADDR6/$RXR_PREFIX6" dev "$N1" nodad
+
+# ---- NBD over a VLAN ----
+ip netns add "$NS"
+ip link set "$N2" netns "$NS"
+ip -n "$NS" link set lo up
+ip -n "$NS" link set "$N2" up
+ip -n "$NS" link add link "$N2" name rxrvl100 type vlan id 100
+ip -n "$NS" addr add 198.51.100.1/24 dev rxrvl100
+ip -n "$NS" link set rxrvl100 up
+ip link add link "$N1" name rxrvl100 type vlan id 100
+ip addr add 198.51.100.2/24 dev rxrvl100
+ip link set rxrvl100 up
+truncate -s 32M /tmp/rxr_vlan.img
+cat > /tmp/rxr_nbd.conf <<CONF
+[generic]
+	listenaddr = 198.51.100.1
+	port = 10810
+	allowlist = true
+[vlan]
+	exportname = /tmp/rxr_vlan.img
+CONF
+ip netns exec "$NS" nbd-server -C /tmp/rxr_nbd.conf -d > /dev/null 2>&1 &
+SRV=$!
+check_ok "the VLAN peer answers" poll 100 peer_up 198.51.100.1
+slowwait 10 sh -c "ip netns exec $NS netstat -ltn | grep -q ':10810 '"
+if nbd-client 198.51.100.1 10810 /dev/nbd1 -N vlan; then
+	REMOTE=198.51.100.1:10810
+	check_ok "NBD flow over the VLAN on $N1" \
+		poll 50 has_flow_on "$N1" "$REMOTE"
+	check_eq "no flow on the VLAN device" "" "$(flow_on rxrvl100 "$REMOTE")"
+	s0=$(dev_stat "$N1" steered)
+	NIC=$N1 blk_rw_check /dev/nbd1 "$MIB"
+	check_ge "VLAN frames steered to $N1's reserve queue" 1 \
+		$(($(dev_stat "$N1" steered) - ${s0:-0}))
+	nbd-client -d /dev/nbd1 > /dev/null 2>&1
+else
+	check_fail "nbd-client over the VLAN" true
+fi
+
+exit "$RET"
