@@ -23,7 +23,7 @@ CMD ?=
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
 	ethtool debug \
 	test test-tools test-kunit test-selftests test-upstream test-debug \
-	boot demo bench patches checkpatch series-check w1 clean distclean FORCE
+	boot demo bench bench-read patches checkpatch series-check w1 clean distclean FORCE
 
 all: kernels initramfs host-tools
 
@@ -119,6 +119,11 @@ demo: all
 # about 5 hours here.
 bench: all
 	@tests/bench/bench.sh
+
+# Storage read throughput without pressure or flood: vanilla, patched and
+# patched with rx_reserve=off (tests/bench/read.sh; about 20 minutes).
+bench-read: all
+	@tests/bench/read.sh
 
 patches: tree
 	@mk/patches.sh

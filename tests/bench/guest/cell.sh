@@ -6,7 +6,7 @@
 # peer side runs flood-peer.sh and nbd-peer.sh or iscsi-peer.sh.
 #
 # Environment:
-#   CELL_MODE     oom | calibrate | deliver | tput              (oom)
+#   CELL_MODE     oom | calibrate | deliver | tput | read       (oom)
 #   CELL_STORAGE  nbd | iscsi                                   (nbd)
 #   CELL_RATE     flood rate in packets/s, 0 unpaced, -1 none   (-1)
 #   CELL_RATES    calibrate, deliver: the rates to try, highest first
@@ -14,6 +14,7 @@
 #   CELL_HANG     oom: seconds without progress that make a hang (120)
 #   CELL_LIMIT    oom: seconds the load may take in all         (480)
 #   CELL_CTL_MIB  the control transfer, MiB                     (16)
+#   CELL_READ_MIB read: MiB read from the raw device            (256)
 #
 # Prints "RESULT key=value ..." lines, memload's "T ..." progress lines and,
 # at the end, the NIC's ethtool view.  bench.sh reads them; nothing here
@@ -211,6 +212,25 @@ deliver)
 		fi
 	done
 	say delivered_rate="${delivered:-none}"
+	;;
+read)
+	# CELL_READ_MIB MiB read from the raw device with O_DIRECT, the
+	# device over again as often as it takes: no pressure, no flood.
+	want=${CELL_READ_MIB:-256}
+	dmib=$(($(blockdev --getsize64 "$DEV") >> 20))
+	[ "$dmib" -gt 0 ] || { say error=no_size; exit 1; }
+	t0=$(now_ms)
+	ok=1
+	for ((done = 0; done < want; done += n)); do
+		n=$((want - done < dmib ? want - done : dmib))
+		if ! timeout 120 dd if="$DEV" of=/dev/null bs=1M count="$n" \
+		     iflag=direct status=none; then
+			ok=0
+			break
+		fi
+	done
+	say read storage="$STORAGE" mib="$want" ms=$(($(now_ms) - t0)) \
+	    ok="$ok"
 	;;
 tput)
 	# A non-priority TCP stream with the storage flow armed, no pressure.
