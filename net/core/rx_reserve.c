@@ -2025,6 +2025,11 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 }
 EXPORT_SYMBOL_GPL(rxr_rx_up);
 
+/* Enough of a frame for the classifier: Ethernet, a VLAN tag, IPv4 with
+ * options or IPv6, and the TCP ports.
+ */
+#define RXR_SKB_HDR_LEN	128
+
 /* Whether @skb or an skb on its frag_list holds a pool page other than
  * @flow's: sets *@pool if it holds any.  Ends the loan of the pages it
  * looks at.
@@ -2078,17 +2083,25 @@ static bool rxr_skb_other(struct sk_buff *skb, const struct rxr_flow *flow,
 struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 			   struct sk_buff *skb)
 {
+	u8 hdr[RXR_SKB_HDR_LEN];
 	struct rxr_flow *flow = NULL;
 	struct sk_buff *copy = NULL;
 	bool pool = false, emerg;
 	struct rxr_dev *rdev;
+	const void *data;
+	unsigned int len;
 
 	if (!rxr_skb_other(skb, NULL, &pool))
 		return skb;
+	/* The headers may be in a fragment: virtio-net's page_to_skb()
+	 * leaves only the Ethernet header in the head of a large frame.
+	 */
+	len = min_t(unsigned int, skb->len, sizeof(hdr));
+	data = skb_header_pointer(skb, 0, len, hdr);
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev)
-		flow = __rxr_classify(rdev, rxq, skb->data, skb_headlen(skb));
+	if (rdev && data)
+		flow = __rxr_classify(rdev, rxq, data, len);
 	pool = false;
 	if (!rxr_skb_other(skb, flow, &pool)) {
 		skb->pfmemalloc = true;

@@ -1317,6 +1317,25 @@ static struct sk_buff *rxrt_skb(struct kunit *test, const struct rxr_tuple *t,
 	return skb;
 }
 
+/* As virtio-net's page_to_skb() builds a large frame: the Ethernet header
+ * in the head, the rest, IP and TCP headers included, in @page.
+ */
+static struct sk_buff *rxrt_skb_split(struct kunit *test,
+				      const struct rxr_tuple *t,
+				      struct page *page)
+{
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+	u8 buf[128];
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	n = rxrt_frame(buf, t, false);
+	skb_put_data(skb, buf, ETH_HLEN);
+	memcpy(page_address(page), buf + ETH_HLEN, n - ETH_HLEN);
+	skb_add_rx_frag(skb, 0, page, 0, n - ETH_HLEN + 100, PAGE_SIZE);
+	return skb;
+}
+
 /* rxr_rx_skb(): a frame that spans buffers, its later one a lent page. */
 static void rxr_test_rx_skb(struct kunit *test)
 {
@@ -1353,6 +1372,18 @@ static void rxr_test_rx_skb(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, out->pfmemalloc);
 	kfree_skb(out);
 
+	/* The owner's frame with only its Ethernet header in the head, the
+	 * rest in its pool's page: classified all the same, up, pfmemalloc.
+	 */
+	pa = rxrt_take(test, fa);
+	skb = rxrt_skb_split(test, &ta, pa);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_EXPECT_PTR_EQ(test, out, skb);
+	KUNIT_EXPECT_TRUE(test, out && out->pfmemalloc);
+	kfree_skb(out);
+
 	/* Another frame in a pool page: a copy goes up, the page goes back. */
 	pb = rxrt_take(test, fb);
 	skb = rxrt_skb(test, &tn, pb);
@@ -1376,8 +1407,17 @@ static void rxr_test_rx_skb(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, out);
 	KUNIT_EXPECT_EQ(test, page_ref_count(pb), 1);
 
+	/* The owner's split frame in emergency mode still goes up. */
+	pa = rxrt_take(test, fa);
+	skb = rxrt_skb_split(test, &ta, pa);
+	local_bh_disable();
+	out = rxr_rx_skb(dev, 0, skb);
+	local_bh_enable();
+	KUNIT_EXPECT_PTR_EQ(test, out, skb);
+	kfree_skb(out);
+
 	rxr_dev_get_info(rxrt_state(dev), &info);
-	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 1);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 3);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_COPIED], 1);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_RECYCLED], 1);
 }
