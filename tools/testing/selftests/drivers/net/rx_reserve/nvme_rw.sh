@@ -32,13 +32,12 @@ if [ ! -d "$CFS" ]; then
 	exit "$ksft_skip"
 fi
 
-NICS=()
-for d in /sys/class/net/*; do
-	case "$(readlink -f "$d/device" 2> /dev/null)" in
-	*/pci*) NICS+=("$(basename "$d")") ;;
-	esac
-done
-N1=${NICS[0]} N2=${NICS[1]:-}
+mapfile -t NICS <<< "$(rxr_nics)"
+if [ "${#NICS[@]}" -lt 2 ]; then
+	echo "FAIL: two NICs expected, found ${NICS[*]}"
+	exit "$ksft_fail"
+fi
+N1=${NICS[0]} N2=${NICS[1]}
 NIC=$N1
 S=$CFS/subsystems/$NQN
 P=$CFS/ports/1

@@ -39,6 +39,18 @@ rxr_nic()
 	return 1
 }
 
+# rxr_nics: the guest's NICs with a PCI parent, in name order, one a line.
+rxr_nics()
+{
+	local d
+
+	for d in /sys/class/net/*; do
+		case "$(readlink -f "$d/device" 2>/dev/null)" in
+		*/pci*) basename "$d" ;;
+		esac
+	done
+}
+
 # rxr_require_nic: set NIC, or skip when the bench gave this guest none.
 rxr_require_nic()
 {

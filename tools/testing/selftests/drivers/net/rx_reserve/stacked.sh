@@ -31,12 +31,7 @@ if [ -z "${RXR_NBD_PORT:-}" ]; then
 fi
 
 # The two NICs, in name order: the first carries the bench's addresses.
-NICS=()
-for d in /sys/class/net/*; do
-	case "$(readlink -f "$d/device" 2> /dev/null)" in
-	*/pci*) NICS+=("$(basename "$d")") ;;
-	esac
-done
+mapfile -t NICS <<< "$(rxr_nics)"
 if [ "${#NICS[@]}" -lt 2 ]; then
 	echo "FAIL: two NICs expected, found ${NICS[*]}"
 	exit "$ksft_fail"
