@@ -21,11 +21,11 @@ QUEUES ?= 4
 CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
-	ethtool debug \
+	ethtool debug modules \
 	test test-tools test-kunit test-selftests test-upstream test-debug \
 	boot demo bench bench-read patches checkpatch series-check w1 clean distclean FORCE
 
-all: kernels initramfs host-tools
+all: kernels modules initramfs host-tools
 
 help:
 	@awk '/^### Make targets/ { on = 1; next } /^### / { on = 0 } on' README.md
@@ -53,6 +53,12 @@ kernels: kernel vanilla
 # kmemleak, ...), in build/debug/out.
 debug: tree
 	@mk/kernel.sh debug
+
+# The patched kernel with config/modules.config on top (the NIC drivers
+# as modules), in build/modules/out; its modules in
+# build/modules/modules.cpio.gz for the guests.
+modules: tree
+	@mk/kernel.sh modules
 
 # The overlay's C files built alone with W=1; fails on any warning.
 w1: kernel
@@ -103,7 +109,7 @@ test-upstream:
 test-debug:
 	@tests/run.sh debug
 
-# make boot [KERNEL=patched|vanilla] [NIC=none|e1000e|virtio|virtio-mq]
+# make boot [KERNEL=patched|vanilla|modules] [NIC=none|e1000e|virtio|virtio-mq]
 #           [QUEUES=N] [CMD='shell command run in the guest']
 boot: all
 	@tests/bench/qemu-run.sh --kernel $(KERNEL) --nic $(NIC) \

@@ -1,15 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-config.sh FRAGMENT DOTCONFIG SRCTREE KIND
+# check-config.sh FRAGMENT DOTCONFIG SRCTREE KIND [LATER...]
 #
 # Fail loudly when Kconfig dropped or changed an option that FRAGMENT asks for.
 # KIND is "patched" or "vanilla".  Options after the "patched only" marker are
 # required in the patched kernel and must not exist in vanilla's Kconfig.
+# An option that a LATER fragment (merged after FRAGMENT) sets again is left
+# to that fragment's check.
 
 set -u
 frag=$1 dotconfig=$2 srctree=$3 kind=$4
+shift 4
 bad=0 n=0 section=common
+
+# overridden SYM: a later fragment sets SYM too.
+overridden()
+{
+	local sym=$1 f
+
+	shift
+	for f in "$@"; do
+		grep -qE "^($sym=|# $sym is not set)" "$f" && return 0
+	done
+	return 1
+}
+later=("$@")
 
 defined_in_tree()
 {
@@ -26,6 +42,7 @@ while IFS= read -r line; do
 		sym=${line#\# }; sym=${sym%% *}; want="" ;;
 	*) continue ;;
 	esac
+	[ "${#later[@]}" -gt 0 ] && overridden "$sym" "${later[@]}" && continue
 	n=$((n + 1))
 	if [ "$section" = patched ] && [ "$kind" = vanilla ]; then
 		if defined_in_tree "${sym#CONFIG_}"; then

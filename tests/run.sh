@@ -5,7 +5,7 @@
 # and `make test-debug` driver.
 #
 # Phases (all, in this order):
-#   build      both kernels, the guest image and the bench tools (make all)
+#   build      the three kernels, the guest image and the bench tools (make all)
 #   tools      unit tests of the project's userspace tools
 #   kunit      the KUnit suites built into the patched kernel, in a guest
 #   selftests  the project's kselftests in guests with each NIC model
@@ -120,10 +120,10 @@ phase_build()
 	phase_start build
 	if make -s all > "$results/build.log" 2>&1; then
 		echo "# qemu: $(tests/bench/qemu-run.sh --version 2>&1)"
-		tap pass "build: patched and vanilla kernels, guest image, bench tools"
+		tap pass "build: patched, vanilla and modules kernels, guest image, bench tools"
 	else
 		tail -n 40 "$results/build.log" | sed 's/^/# /'
-		tap fail "build: patched and vanilla kernels, guest image, bench tools" \
+		tap fail "build: patched, vanilla and modules kernels, guest image, bench tools" \
 			"see $results/build.log"
 		phase_end
 		return 1
@@ -247,18 +247,31 @@ selftest_guests=(
 	"e1000e:2nic --nic2 e1000e -- stacked.sh nvme_rw.sh"
 )
 
+# The modules kernel (config/modules.config): the same patched source with
+# the NIC drivers as modules, loaded from the image at boot by their
+# modaliases.  modules.sh unloads and reloads the guest's driver with a
+# priority flow on its device; the tests after it run on the reloaded one.
+modules_guests=(
+	"none -- modules.sh flows.sh conformance.sh"
+	"virtio-mq --queues 4 --rss on -- modules.sh iscsi_rw.sh conformance.sh"
+	"e1000e -- modules.sh iscsi_rw.sh conformance.sh"
+)
+
 iscsi_iqn=iqn.2026-12.org.example.rx-reserve:disk
 
 # selftest_guests_run KERNEL PREFIX [SLOW [APPEND [CYCLES]]]: every guest
-# of selftest_guests on KERNEL, its results prefixed with PREFIX; SLOW
+# of selftest_guests (modules_guests on the modules kernel) on KERNEL, its
+# results prefixed with PREFIX; SLOW
 # multiplies the time limits, APPEND goes on each kernel command line,
 # CYCLES is nsim_soak.sh's number of OOM cycles (20).
 selftest_guests_run()
 {
 	local kernel=$1 prefix=$2 slow=${3:-1} extra=${4:-} cycles=${5:-20}
 	local g nic label opts tests t list rc peer name
+	local -n guests=selftest_guests
 
-	for g in "${selftest_guests[@]}"; do
+	[ "$kernel" = modules ] && local -n guests=modules_guests
+	for g in "${guests[@]}"; do
 		label=${g%% *}
 		nic=${label%%:*}
 		opts=${g#"$label"}; opts=${opts%% -- *}
@@ -288,9 +301,11 @@ phase_selftests()
 {
 	phase_start selftests
 	selftest_guests_run patched ""
+	selftest_guests_run modules "modules: "
 	unpaced_compare
 	rss_check "selftests: "
-	splat_check "selftests: " "$results"/selftests-*/ "$results"/unpaced-*/
+	splat_check "selftests: " "$results"/selftests-*/ "$results"/unpaced-*/ \
+		"$results"/modules-selftests-*/
 	phase_end
 }
 

@@ -5,7 +5,9 @@
 # collect its output, enforce a timeout, and clean up everything it made.
 #
 # Usage: qemu-run.sh [options] [--] [COMMAND...]
-#   --kernel K        patched | vanilla | debug | a bzImage's path (patched)
+#   --kernel K        patched | vanilla | debug | modules | a bzImage's path
+#                     (patched); modules: the NIC drivers as modules, in an
+#                     archive appended to the image (make modules)
 #   --nic N           none | e1000e | virtio | virtio-mq         (none)
 #                     none: no NIC but the netdevsim devices the guest makes
 #   --nic2 N          e1000e | virtio | virtio-mq: a second NIC (virtio-mq
@@ -123,12 +125,19 @@ if [ -n "$want_version" ]; then
 fi
 
 case "$kernel" in
-patched|vanilla|debug) image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
+patched|vanilla|debug|modules)
+	image=$BUILD/$kernel/out/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
 esac
-[ -r "$image" ] || die "no kernel image $image (run make kernels, or make debug)"
+[ -r "$image" ] ||
+	die "no kernel image $image (run make kernels, make debug or make modules)"
 initrd=$BUILD/initramfs.cpio.gz
 [ -r "$initrd" ] || die "no $initrd (run make initramfs)"
+modules=
+if [ "$kernel" = modules ]; then
+	modules=$BUILD/modules/modules.cpio.gz
+	[ -r "$modules" ] || die "no $modules (run make modules)"
+fi
 [ -n "$script" ] && [ ! -r "$script" ] && die "no script $script"
 
 if [ -z "$out" ]; then
@@ -200,7 +209,7 @@ for f in "${files[@]}"; do
 done
 (cd "$out/rootfs" && find . | cpio -o -H newc --owner=0:0 --quiet | gzip -1) \
 	> "$out/run.cpio.gz"
-cat "$initrd" "$out/run.cpio.gz" > "$out/initrd"
+cat "$initrd" ${modules:+"$modules"} "$out/run.cpio.gz" > "$out/initrd"
 
 # A bench killed with SIGKILL cannot delete its namespace: delete those whose
 # bench (the number in the name) is gone, so they do not pile up.

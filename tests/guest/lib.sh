@@ -22,9 +22,24 @@ rxr_nic()
 	return 1
 }
 
+# rxr_coldplug: on a kernel with modules (the modules kernel, whose modules
+# the bench appends to the image), load the driver of every device present,
+# by its modalias, as udev does at boot.
+rxr_coldplug()
+{
+	local a
+	[ -r /proc/modules ] || return 0
+	for a in /sys/bus/*/devices/*/modalias; do
+		[ -r "$a" ] || continue
+		modprobe -q "$(cat "$a")" 2>/dev/null
+	done
+	echo "rxr: modules: $(cut -d' ' -f1 /proc/modules | tr '\n' ' ')"
+}
+
 rxr_nic_setup()
 {
 	local dev i
+	rxr_coldplug
 	[ "${RXR_NIC:-none}" = none ] && return 0
 	for i in $(seq 50); do
 		dev=$(rxr_nic) && break

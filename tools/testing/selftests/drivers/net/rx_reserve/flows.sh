@@ -160,6 +160,7 @@ check_ok "pool pages all given back" poll 30 pages_are "$P0"
 
 # A flow on a device with rx-reserve (netdevsim) has its pool, accounted
 # globally and given back on close.
+nsim_load
 if [ ! -w "$NSIM_BUS/new_device" ]; then
 	echo "SKIP: no netdevsim: pool accounting not checked"
 	[ "$RET" = 0 ] && exit "$ksft_skip"

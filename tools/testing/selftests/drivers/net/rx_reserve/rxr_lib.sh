@@ -125,10 +125,12 @@ link_stat()
 }
 
 # blk_rw_check DEV MIB: write MIB MiB of random data to block device DEV,
-# drop the page cache, read it back through $NIC and compare.
+# drop the page cache, read it back through $NIC and compare.  The read's
+# bytes are counted on $NIC's rx, or by BLK_RX_STAT ("DEV rx|tx bytes
+# [NS]": the sending end, for a device that counts no rx).
 blk_rw_check()
 {
-	local dev=$1 mib=$2 want rx0
+	local dev=$1 mib=$2 want rx0 rx
 
 	check_ge "$dev size" $((mib << 20)) "$(blockdev --getsize64 "$dev")"
 	head -c $((mib << 20)) /dev/urandom > /tmp/rxr_blk.out
@@ -138,12 +140,14 @@ blk_rw_check()
 
 	blockdev --flushbufs "$dev"
 	echo 3 > /proc/sys/vm/drop_caches
-	rx0=$(link_stat "$NIC" rx bytes)
+	# shellcheck disable=SC2206 # words: DEV rx|tx bytes [NS]
+	rx=(${BLK_RX_STAT:-$NIC rx bytes})
+	rx0=$(link_stat "${rx[@]}")
 	dd if="$dev" of=/tmp/rxr_blk.in bs=1M count="$mib" status=none
 	check_eq "read back of $mib MiB from $dev" "$want" \
 		"$(sha256sum < /tmp/rxr_blk.in | cut -d' ' -f1)"
-	check_ge "$NIC rx bytes during the read" $((mib << 20)) \
-		$(($(link_stat "$NIC" rx bytes) - rx0))
+	check_ge "${rx[0]} ${rx[1]} bytes during the read" $((mib << 20)) \
+		$(($(link_stat "${rx[@]}") - rx0))
 	rm -f /tmp/rxr_blk.out /tmp/rxr_blk.in
 }
 
@@ -203,9 +207,16 @@ rxr_require_reserve()
 	fi
 }
 
+# nsim_load: load netdevsim where it is a module not loaded yet.
+nsim_load()
+{
+	[ -d "$NSIM_BUS" ] || modprobe -q netdevsim 2> /dev/null
+}
+
 # nsim_require: skip unless netdevsim, rx-reserve and rxr_sock are here.
 nsim_require()
 {
+	nsim_load
 	if [ ! -w "$NSIM_BUS/new_device" ] ||
 	   [ ! -w "$NSIM_BUS/link_device" ]; then
 		echo "SKIP: netdevsim with link_device is not available"
