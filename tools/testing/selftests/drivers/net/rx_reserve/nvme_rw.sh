@@ -19,12 +19,8 @@ CFS=/sys/kernel/config/nvmet
 TADDR=192.0.2.3
 MIB=8
 
-rxr_require_nic
+rxr_require_nic2
 rxr_require_cmd nvme nsenter truncate
-if [ "${RXR_NIC2:-none}" = none ]; then
-	echo "SKIP: no second NIC (qemu-run.sh --nic2)"
-	exit "$ksft_skip"
-fi
 mountpoint -q /sys/kernel/config ||
 	mount -t configfs none /sys/kernel/config 2> /dev/null
 if [ ! -d "$CFS" ]; then
@@ -32,13 +28,6 @@ if [ ! -d "$CFS" ]; then
 	exit "$ksft_skip"
 fi
 
-mapfile -t NICS <<< "$(rxr_nics)"
-if [ "${#NICS[@]}" -lt 2 ]; then
-	echo "FAIL: two NICs expected, found ${NICS[*]}"
-	exit "$ksft_fail"
-fi
-N1=${NICS[0]} N2=${NICS[1]}
-NIC=$N1
 S=$CFS/subsystems/$NQN
 P=$CFS/ports/1
 

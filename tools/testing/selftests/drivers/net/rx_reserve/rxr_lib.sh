@@ -60,6 +60,26 @@ rxr_require_nic()
 	fi
 }
 
+# rxr_require_nic2: skip unless the bench gave this guest a second NIC
+# (qemu-run.sh --nic2); set N1 and N2, its two NICs in name order (the
+# first carries the bench's addresses), and NIC to N1.
+rxr_require_nic2()
+{
+	local nics
+
+	rxr_require_nic
+	if [ "${RXR_NIC2:-none}" = none ]; then
+		echo "SKIP: no second NIC (qemu-run.sh --nic2)"
+		exit "$ksft_skip"
+	fi
+	mapfile -t nics <<< "$(rxr_nics)"
+	if [ "${#nics[@]}" -lt 2 ]; then
+		echo "FAIL: two NICs expected, found ${nics[*]}"
+		exit "$ksft_fail"
+	fi
+	N1=${nics[0]} N2=${nics[1]} NIC=${nics[0]}
+}
+
 # check_eq WHAT EXPECTED ACTUAL: log a check, remember a failure.
 check_eq()
 {

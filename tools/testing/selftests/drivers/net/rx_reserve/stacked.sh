@@ -18,25 +18,14 @@ PROC=$RXR_PROC
 NS=rxr-vlanpeer-$$
 MIB=8
 
-rxr_require_nic
+rxr_require_nic2
 rxr_require_reserve
 rxr_require_cmd nbd-client nbd-server
-if [ "${RXR_NIC2:-none}" = none ]; then
-	echo "SKIP: no second NIC (qemu-run.sh --nic2)"
-	exit "$ksft_skip"
-fi
 if [ -z "${RXR_NBD_PORT:-}" ]; then
 	echo "SKIP: no NBD server on the peer (RXR_NBD_PORT unset)"
 	exit "$ksft_skip"
 fi
 
-# The two NICs, in name order: the first carries the bench's addresses.
-mapfile -t NICS <<< "$(rxr_nics)"
-if [ "${#NICS[@]}" -lt 2 ]; then
-	echo "FAIL: two NICs expected, found ${NICS[*]}"
-	exit "$ksft_fail"
-fi
-N1=${NICS[0]} N2=${NICS[1]}
 
 cleanup()
 {
