@@ -9,9 +9,12 @@ LINUX_DEB_VERSION := 6.12.118-1~deb12u1
 # whose virtio-net RSS runs in the host's tun (eBPF), unpacked by mk/qemu.sh.
 QEMU_DEB_VERSION := 1:10.0.2+ds-2+deb13u1~bpo12+1
 SEABIOS_DEB_VERSION := 1.16.3-2~bpo12+1
+# The NFS tools of the guest image (mk/nfs.sh): bookworm's nfs-utils.
+NFS_UTILS_DEB_VERSION := 1:2.6.2-4+deb12u1
 
 BUILD ?= $(CURDIR)/build
-export BUILD LINUX_DEB_VERSION QEMU_DEB_VERSION SEABIOS_DEB_VERSION
+export BUILD LINUX_DEB_VERSION QEMU_DEB_VERSION SEABIOS_DEB_VERSION \
+	NFS_UTILS_DEB_VERSION
 
 
 # Guest knobs for `make boot` / `make demo`.
@@ -21,7 +24,7 @@ QUEUES ?= 4
 CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
-	ethtool debug modules \
+	ethtool nfs debug modules \
 	test test-tools test-kunit test-selftests test-upstream test-debug \
 	boot demo bench bench-read patches checkpatch series-check w1 clean distclean FORCE
 
@@ -85,7 +88,11 @@ $(BUILD)/bin/%: tests/bench/src/%.c
 ethtool: deps
 	@mk/ethtool.sh
 
-initramfs: deps tree ethtool $(BUILD)/bin/memload
+# bookworm's nfs-utils unpacked, for the guest image.
+nfs: deps
+	@mk/nfs.sh
+
+initramfs: deps tree ethtool nfs $(BUILD)/bin/memload
 	@mk/initramfs.sh
 
 # The whole suite: builds what it needs, prints TAP, a timing line per phase

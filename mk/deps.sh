@@ -13,7 +13,8 @@ pkgs="build-essential ccache bc bison flex libelf-dev libssl-dev cpio kmod rsync
       xz-utils git perl python3 python3-ply python3-git codespell gzip
       qemu-system-x86 iproute2 nbd-server tgt
       busybox-static bash ethtool jq nbd-client open-iscsi nvme-cli
-      dpkg-dev patch autoconf automake pkg-config libmnl-dev gnuplot-nox"
+      dpkg-dev patch autoconf automake pkg-config libmnl-dev gnuplot-nox
+      libwrap0 libtirpc-common"
 
 apt_update()
 {

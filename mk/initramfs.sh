@@ -27,6 +27,9 @@ ethtool_bin=$BUILD/ethtool/bin/ethtool
 [ -x "$ethtool_bin" ] || { echo "initramfs: run make ethtool first" >&2; exit 1; }
 # The bench's memory load, for the soak test (nsim_soak.sh).
 memload_bin=$BUILD/bin/memload
+nfs_root=$BUILD/nfs/root
+[ -x "$nfs_root/sbin/mount.nfs" ] ||
+	{ echo "initramfs: run make nfs first" >&2; exit 1; }
 [ -x "$memload_bin" ] || { echo "initramfs: build $memload_bin first" >&2; exit 1; }
 
 # Upstream kselftests run as a regression guard (tests/upstream.list),
@@ -43,7 +46,7 @@ inputs()
 	dpkg-query -W busybox-static bash ethtool iproute2 jq nbd-client \
 		nbd-server open-iscsi nvme-cli coreutils libc6
 	cat "$BUILD/patched/out/include/generated/uapi/linux/version.h"
-	cat "$ethtool_bin" "$memload_bin"
+	cat "$ethtool_bin" "$memload_bin" "$BUILD/nfs/stamp"
 }
 stamp=$(inputs 2>/dev/null | sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -100,6 +103,19 @@ done
 cp "$ethtool_bin" usr/sbin/ethtool
 copy_libs "$ethtool_bin"
 cp "$memload_bin" usr/bin/memload
+
+# bookworm's NFS tools (mk/nfs.sh), for nfs_swap.sh: the client's
+# mount.nfs, and what starts the kernel's nfsd and serves its exports.
+for p in sbin/mount.nfs usr/sbin/rpc.nfsd usr/sbin/rpc.mountd \
+	 usr/sbin/exportfs; do
+	cp "$nfs_root/$p" usr/sbin/
+	copy_libs "$nfs_root/$p"
+done
+ln -s mount.nfs usr/sbin/mount.nfs4
+mkdir -p var/lib/nfs
+: > etc/exports
+# Service and protocol names, as the tools look them up (netbase).
+cp /etc/netconfig /etc/services /etc/protocols etc/
 
 # busybox for everything else (never shadowing a real program).  Debian's
 # busybox-static shell prefers its own applets to programs on PATH, so the

@@ -235,7 +235,8 @@ phase_kunit()
 # where queue 1 has no vector: the fallback alone.  virtio-mq:off boots
 # with rx_reserve=off: no driver sets anything up for rx-reserve.  The
 # :2nic guests have a second NIC of the same model on one bridge with the
-# first: bonds and VLANs, and an NVMe/TCP target on the second NIC.
+# first: bonds and VLANs, and an NVMe/TCP target and an NFS server (swap
+# over NFS) on the second NIC.
 selftest_guests=(
 	"none -- nsim_link.sh flows.sh unpriv.sh off.sh nsim_slots.sh nsim_admin.sh nsim_flood.sh nsim_emergency.sh nsim_teardown.sh nsim_netlink.sh nsim_badinput.sh nsim_fault.sh nsim_soak.sh nsim_races.sh conformance.sh"
 	"virtio-mq --queues 4 --rss on -- nic_basic.sh nbd_rw.sh iscsi_rw.sh virtio_admin.sh virtio_flood.sh virtio_netlink.sh conformance.sh"
@@ -243,8 +244,8 @@ selftest_guests=(
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh conformance.sh"
 	"e1000e:msi --append e1000e.IntMode=1 -- e1000e_admin.sh e1000e_flood.sh conformance.sh"
 	"virtio-mq:off --queues 4 --rss on --append rx_reserve=off -- off.sh"
-	"virtio-mq:2nic --queues 4 --rss on --nic2 virtio-mq -- stacked.sh nvme_rw.sh"
-	"e1000e:2nic --nic2 e1000e -- stacked.sh nvme_rw.sh"
+	"virtio-mq:2nic --queues 4 --rss on --nic2 virtio-mq -- stacked.sh nvme_rw.sh nfs_swap.sh"
+	"e1000e:2nic --nic2 e1000e -- stacked.sh nvme_rw.sh nfs_swap.sh"
 )
 
 # The modules kernel (config/modules.config): the same patched source with
