@@ -24,7 +24,7 @@ QUEUES ?= 4
 CMD ?=
 
 .PHONY: all help deps source tree kernel vanilla kernels initramfs host-tools \
-	ethtool nfs debug modules \
+	ethtool nfs debug modules norxr \
 	test test-tools test-kunit test-selftests test-upstream test-debug \
 	boot demo bench bench-read patches checkpatch series-check w1 clean distclean FORCE
 
@@ -62,6 +62,11 @@ debug: tree
 # build/modules/modules.cpio.gz for the guests.
 modules: tree
 	@mk/kernel.sh modules
+
+# The drivers and the core's callers as modules with CONFIG_RX_RESERVE
+# off, in build/norxr/out; fails on any warning.
+norxr: tree
+	@mk/norxr.sh
 
 # The overlay's C files built alone with W=1; fails on any warning.
 w1: kernel
