@@ -70,9 +70,9 @@ peer_up() { ping -c 1 -W 1 -q "$SADDR" > /dev/null 2>&1; }
 check_ok "the server's namespace answers" poll 100 peer_up
 
 mkdir -p "$EXP" "$MNT" /proc/fs/nfsd /var/lib/nfs
-echo "$EXP $RXR_ADDR4/32(rw,sync,no_root_squash,no_subtree_check,insecure,fsid=0)" \
-	> /etc/exports
-srv mount -t nfsd nfsd /proc/fs/nfsd &&
+OPTS=rw,sync,no_root_squash,no_subtree_check,insecure,fsid=0
+echo "$EXP $RXR_ADDR4/32($OPTS)" > /etc/exports
+srv mount -t nfsd none /proc/fs/nfsd &&
 	srv exportfs -ra &&
 	srv rpc.nfsd -N 3 -U --grace-time 10 --lease-time 10 4
 check_eq "nfsd started in $NS" 0 "$?"
@@ -90,7 +90,11 @@ if ! check_ok "NFSv4.2 mount of $SADDR:/" mounted ||
 fi
 grep " $MNT " /proc/mounts | sed 's/^/# /'
 # The first OPEN may meet the grace period still (10 s).
-poll 200 sh -c "dd if=/dev/zero of=$MNT/swap bs=1M count=1 status=none 2> /dev/null"
+opened()
+{
+	dd if=/dev/zero of="$MNT/swap" bs=1M count=1 status=none 2> /dev/null
+}
+poll 200 opened
 check_ok "swap file of $SWAP_MIB MiB written over NFS" \
 	dd if=/dev/zero of="$MNT/swap" bs=1M count="$SWAP_MIB" conv=fsync \
 	status=none
@@ -106,7 +110,7 @@ memalloc_flow()
 }
 has_flow() { [ -n "$(memalloc_flow)" ]; }
 if [ -r "$RXR_PROC" ]; then
-	check_ok "the NFS transport socket is a priority flow on $NIC with its pool" \
+	check_ok "the NFS socket is a priority flow on $NIC with its pool" \
 		poll 100 has_flow
 	memalloc_flow | sed 's/^/# /'
 else
@@ -121,7 +125,8 @@ mkdir "$CG"
 echo $((CG_MIB << 20)) > "$CG/memory.max"
 out0=$(vm pswpout) in0=$(vm pswpin) rx0=$(link_stat "$NIC" rx bytes)
 tx0=$(link_stat "$NIC" tx bytes)
-sh -c "echo \$\$ > $CG/cgroup.procs && exec memload -p 1 -m $LOAD_MIB -P 2 -i 1000 -H 60 -T 300" \
+sh -c "echo \$\$ > $CG/cgroup.procs &&
+	exec memload -p 1 -m $LOAD_MIB -P 2 -i 1000 -H 60 -T 300" \
 	> /tmp/rxr_nfs_load.log 2>&1 &
 LOAD=$!
 timeout 330 tail --pid="$LOAD" -f /dev/null
