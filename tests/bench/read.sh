@@ -14,6 +14,9 @@
 #   READ_RUNS     3      guests per kernel and NIC
 #   READ_MIB      256    MiB read from each device per guest
 #   READ_TARGET   1.10   patched's read time at most this times vanilla's
+#   READ_POOL     (none) also patched with net.core.rx_reserve_pool_pages
+#                        set to this before the storage connects: the
+#                        socket's receive buffer is half its pool
 #   READ_OUT      build/results/read-<date>
 #
 # Prints, and writes to READ_OUT/table.md, the median read time of each
@@ -31,7 +34,12 @@ RUNS=${READ_RUNS:-3}
 MIB=${READ_MIB:-256}
 TARGET=${READ_TARGET:-1.10}
 OUT=${READ_OUT:-$BUILD/results/read-$(date -u +%Y%m%d-%H%M%S)}
-KERNELS="vanilla patched patched-off"
+POOL=${READ_POOL:-}
+if [ -n "$POOL" ] && ! [[ $POOL =~ ^[0-9]+$ ]]; then
+	echo "read: READ_POOL wants a number of pages, not '$POOL'" >&2
+	exit 2
+fi
+KERNELS="vanilla patched patched-off${POOL:+ patched-pool}"
 mkdir -p "$OUT"
 
 nic_args()
@@ -47,7 +55,7 @@ echo "read: results in $OUT"
 	echo "commit=$(git rev-parse --short HEAD 2> /dev/null)"
 	echo "qemu=$(tests/bench/qemu-run.sh --version)"
 	echo "date=$(date -u +%FT%TZ)"
-	echo "nics=$NICS runs=$RUNS mib=$MIB target=$TARGET"
+	echo "nics=$NICS runs=$RUNS mib=$MIB target=$TARGET pool=${POOL:-default}"
 } > "$OUT/params"
 
 for run in $(seq "$RUNS"); do
@@ -55,8 +63,12 @@ for run in $(seq "$RUNS"); do
 		for k in $KERNELS; do
 			name=$k-$nic-r$run
 			kern=${k%-off}
+			kern=${kern%-pool}
 			append=()
+			pre=
 			[ "$k" = patched-off ] && append=(--append rx_reserve=off)
+			[ "$k" = patched-pool ] &&
+				pre="sysctl -q -w net.core.rx_reserve_pool_pages=$POOL;"
 			# shellcheck disable=SC2046
 			tests/bench/qemu-run.sh --out "$OUT/$name" --kernel "$kern" \
 				$(nic_args "$nic") "${append[@]}" --mem 512 \
@@ -64,7 +76,7 @@ for run in $(seq "$RUNS"); do
 				--peer "$top/tests/bench/nbd-peer.sh 128 10809" \
 				--peer "$top/tests/bench/iscsi-peer.sh 128" \
 				--timeout 900 -- \
-				"CELL_MODE=read CELL_READ_MIB=$MIB CELL_STORAGE=nbd /rxr/cell.sh; CELL_MODE=read CELL_READ_MIB=$MIB CELL_STORAGE=iscsi /rxr/cell.sh" \
+				"$pre CELL_MODE=read CELL_READ_MIB=$MIB CELL_STORAGE=nbd /rxr/cell.sh; CELL_MODE=read CELL_READ_MIB=$MIB CELL_STORAGE=iscsi /rxr/cell.sh" \
 				> "$OUT/$name.log" 2>&1
 			grep -ho 'RESULT read .*' "$OUT/$name/output.txt" 2> /dev/null |
 				sed "s/^/nic=$nic kernel=$k run=$run /" >> "$OUT/reads"
@@ -73,9 +85,10 @@ for run in $(seq "$RUNS"); do
 	done
 done
 
-python3 - "$OUT" "$TARGET" "$NICS" <<'PY'
+python3 - "$OUT" "$TARGET" "$NICS" "$POOL" <<'PY'
 import os, re, statistics, sys
-out, target, nics = sys.argv[1], float(sys.argv[2]), sys.argv[3].split()
+out, target, nics, pool = (sys.argv[1], float(sys.argv[2]), sys.argv[3].split(),
+                           sys.argv[4])
 cells = {}
 reads = out + "/reads"
 lines = open(reads).readlines() if os.path.exists(reads) else []
@@ -84,13 +97,15 @@ for line in lines:
     if kv.get("ok") != "1":
         continue
     cells.setdefault((kv["nic"], kv["storage"], kv["kernel"]), []).append(int(kv["ms"]))
-rows = ["| NIC | storage | vanilla ms | patched ms | patched, rx_reserve=off ms | patched / vanilla | patched / off | target |",
-        "|---|---|---|---|---|---|---|---|"]
+kernels = ["vanilla", "patched", "patched-off"] + (["patched-pool"] if pool else [])
+extra_h = (" patched, pool %s pages ms | pool %s / off |" % (pool, pool)) if pool else ""
+rows = ["| NIC | storage | vanilla ms | patched ms | patched, rx_reserve=off ms |%s patched / vanilla | patched / off | target |" % extra_h,
+        "|---|---|---|---|---|%s---|---|---|" % ("---|---|" if pool else "")]
 verdicts = []
 for nic in nics:
     for st in ("nbd", "iscsi"):
         med = {}
-        for k in ("vanilla", "patched", "patched-off"):
+        for k in kernels:
             v = cells.get((nic, st, k))
             med[k] = statistics.median(v) if v else None
         def fmt(k):
@@ -104,11 +119,16 @@ for nic in nics:
             rv, ok = "n/a", False
         ro = ("%.2fx" % (med["patched"] / med["patched-off"])
               if med["patched"] and med["patched-off"] else "n/a")
+        extra = ""
+        if pool:
+            rp = ("%.2fx" % (med["patched-pool"] / med["patched-off"])
+                  if med["patched-pool"] and med["patched-off"] else "n/a")
+            extra = " %s | %s |" % (fmt("patched-pool"), rp)
         verdict = "MET" if ok else "NOT MET"
         verdicts.append(verdict)
-        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s (<= %.2fx) |" % (
+        rows.append("| %s | %s | %s | %s | %s |%s %s | %s | %s (<= %.2fx) |" % (
             nic, st, fmt("vanilla"), fmt("patched"), fmt("patched-off"),
-            rv, ro, verdict, target))
+            extra, rv, ro, verdict, target))
 text = "\n".join(rows) + "\n"
 open(out + "/table.md", "w").write(text)
 print(text)
