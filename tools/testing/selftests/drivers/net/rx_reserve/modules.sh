@@ -214,11 +214,15 @@ flow_lines "$NIC" | sed 's/^/# /'
 head -c $((FLY_MIB << 20)) /dev/urandom > /tmp/rxr_mod.out
 want=$(sha256sum < /tmp/rxr_mod.out | cut -d' ' -f1)
 tx0=$(link_stat "$NIC" tx bytes)
-dd if=/tmp/rxr_mod.out of="$DEV" bs=128k oflag=direct status=none &
+# 16 KiB direct writes, one at a time: the write lasts seconds, not the
+# fraction of one that rmmod could miss.
+dd if=/tmp/rxr_mod.out of="$DEV" bs=16k oflag=direct status=none &
 DD=$!
 tx_past() { [ $(($(link_stat "$NIC" tx bytes) - tx0)) -ge $((1 << 20)) ]; }
 poll 100 tx_past
 check_ok "in flight: the write is under way" kill -0 "$DD"
+echo "# in flight: $((($(link_stat "$NIC" tx bytes) - tx0) >> 10)) KiB of" \
+	"$FLY_MIB MiB sent at rmmod"
 reload "in flight"
 finished() { ! kill -0 "$DD" 2> /dev/null; }
 check_ok "in flight: the write completes" poll 900 finished
