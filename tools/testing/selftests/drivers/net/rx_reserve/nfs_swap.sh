@@ -61,13 +61,7 @@ trap 'exit 130' INT TERM
 # The server, on the second NIC in its own namespace: NFSv4 only, so no
 # rpcbind; grace and lease at their minimum, so that the first OPEN is
 # not refused for 90 s.
-ip netns add "$NS"
-ip link set "$N2" netns "$NS"
-ip -n "$NS" link set lo up
-ip -n "$NS" link set "$N2" up
-ip -n "$NS" addr add "$SADDR/$RXR_PREFIX4" dev "$N2"
-peer_up() { ping -c 1 -W 1 -q "$SADDR" > /dev/null 2>&1; }
-check_ok "the server's namespace answers" poll 100 peer_up
+rxr_nic2_ns "$NS" "$SADDR" "the server's namespace"
 
 mkdir -p "$EXP" "$MNT" /proc/fs/nfsd /var/lib/nfs
 OPTS=rw,sync,no_root_squash,no_subtree_check,insecure,fsid=0

@@ -46,13 +46,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # The target, on the second NIC in its own namespace.
-ip netns add "$NS"
-ip link set "$N2" netns "$NS"
-ip -n "$NS" link set lo up
-ip -n "$NS" link set "$N2" up
-ip -n "$NS" addr add "$TADDR/$RXR_PREFIX4" dev "$N2"
-peer_up() { ping -c 1 -W 1 -q "$TADDR" > /dev/null 2>&1; }
-check_ok "the target's namespace answers" poll 100 peer_up
+rxr_nic2_ns "$NS" "$TADDR" "the target's namespace"
 
 truncate -s 64M /tmp/rxr_nvmet.img
 mkdir "$S" &&

@@ -80,6 +80,25 @@ rxr_require_nic2()
 	N1=${nics[0]} N2=${nics[1]} NIC=${nics[0]}
 }
 
+# rxr_nic2_ns NS ADDR WHAT: move the second NIC (N2) into a new namespace
+# NS with ADDR, for a peer this guest runs itself behind the bench's
+# bridge; check that WHAT answers there.  The caller deletes NS.
+rxr_nic2_ns()
+{
+	ip netns add "$1" || return 1
+	ip link set "$N2" netns "$1" &&
+		ip -n "$1" link set lo up &&
+		ip -n "$1" link set "$N2" up &&
+		ip -n "$1" addr add "$2/$RXR_PREFIX4" dev "$N2" || return 1
+	check_ok "$3 answers" poll 100 rxr_pings "$2"
+}
+
+# rxr_pings ADDR: ADDR answers a ping within a second.
+rxr_pings()
+{
+	ping -c 1 -W 1 -q "$1" > /dev/null 2>&1
+}
+
 # check_eq WHAT EXPECTED ACTUAL: log a check, remember a failure.
 check_eq()
 {
