@@ -68,6 +68,7 @@ static atomic64_t rxr_nopool_cap;
 static atomic64_t rxr_nopool_enomem;
 static atomic64_t rxr_nodev;
 static atomic64_t rxr_nohash;
+static atomic64_t rxr_nolower;
 
 /* rx_reserve=off on the command line: no device attaches, no flow exists. */
 static bool rxr_off __ro_after_init;
@@ -277,7 +278,10 @@ static void rxr_flow_free_rcu(struct rcu_head *head)
 	struct rxr_flow *flow = container_of(head, struct rxr_flow, rcu);
 
 	if (flow->pool) {
-		atomic_sub(rxr_pool_size(flow->pool), &rxr_pages_total);
+		/* A leg's reference is on its socket flow's pages. */
+		if (!flow->leg)
+			atomic_sub(rxr_pool_size(flow->pool),
+				   &rxr_pages_total);
 		rxr_pool_put(flow->pool);
 	}
 	kfree(flow);
@@ -360,6 +364,109 @@ static int __rxr_flow_bind(struct rxr_flow *flow, struct rxr_dev *rdev,
 	return 0;
 }
 
+/* Take @leg off its device and its socket flow, and drop it.  rxr_lock
+ * held.
+ */
+static void rxr_leg_release(struct rxr_flow *leg)
+{
+	__rxr_flow_unbind(leg);
+	list_del_rcu(&leg->leg_node);
+	rxr_flow_put(leg);
+}
+
+/* Drop every leg of @flow.  rxr_lock held. */
+static void rxr_flow_drop_legs(struct rxr_flow *flow)
+{
+	struct rxr_flow *leg, *tmp;
+
+	list_for_each_entry_safe(leg, tmp, &flow->legs, leg_node)
+		rxr_leg_release(leg);
+}
+
+static void rxr_flow_init(struct rxr_flow *flow, u8 mark)
+{
+	INIT_LIST_HEAD(&flow->dev_node);
+	INIT_LIST_HEAD(&flow->legs);
+	INIT_LIST_HEAD(&flow->leg_node);
+	refcount_set(&flow->refcnt, 1);
+	WRITE_ONCE(flow->slot, -1);
+	flow->set_idx = -1;
+	flow->rxq = -1;
+	flow->mark = mark;
+}
+
+/*
+ * Register a leg of @flow with @rdev as @t.  rxr_lock held, so GFP_ATOMIC:
+ * a leg that cannot be allocated or hashed is counted in nolower, and the
+ * frames that arrive on @rdev go the regular way until the next update.
+ */
+static void rxr_leg_add(struct rxr_flow *flow, struct rxr_dev *rdev,
+			const struct rxr_tuple *t)
+{
+	struct rxr_flow *leg;
+
+	leg = kzalloc(sizeof(*leg), GFP_ATOMIC | __GFP_NOWARN);
+	if (!leg) {
+		atomic64_inc(&rxr_nolower);
+		return;
+	}
+	rxr_flow_init(leg, flow->mark);
+	leg->leg = true;
+	leg->ino = flow->ino;
+	if (flow->pool)
+		leg->pool = rxr_pool_get(flow->pool);
+	list_add_tail_rcu(&leg->leg_node, &flow->legs);
+	if (__rxr_flow_bind(leg, rdev, t)) {
+		atomic64_inc(&rxr_nolower);
+		rxr_leg_release(leg);
+	}
+}
+
+/*
+ * Register @flow with the @n devices of @rdevs as @t: with the one it is
+ * on if that is one of them, else with the first, and a leg with each of
+ * the others.  Legs on devices not in @rdevs go.  rxr_lock held.  Returns
+ * __rxr_flow_bind()'s error for the flow itself.
+ */
+static int __rxr_flow_bind_devs(struct rxr_flow *flow,
+				struct rxr_dev **rdevs, unsigned int n,
+				const struct rxr_tuple *t)
+{
+	bool done[RXR_FLOW_MAX_DEVS] = {};
+	struct rxr_flow *leg, *tmp;
+	unsigned int i, home = 0;
+	int err;
+
+	for (i = 0; i < n; i++)
+		if (rdevs[i] == flow->key.rdev)
+			home = i;
+	if (n)
+		done[home] = true;
+	list_for_each_entry_safe(leg, tmp, &flow->legs, leg_node) {
+		for (i = 0; i < n; i++)
+			if (!done[i] && rdevs[i] == leg->key.rdev)
+				break;
+		if (i == n) {
+			rxr_leg_release(leg);
+			continue;
+		}
+		done[i] = true;
+		if (__rxr_flow_bind(leg, rdevs[i], t)) {
+			atomic64_inc(&rxr_nolower);
+			rxr_leg_release(leg);
+		}
+	}
+	if (!n) {
+		__rxr_flow_unbind(flow);
+		return 0;
+	}
+	err = __rxr_flow_bind(flow, rdevs[home], t);
+	for (i = 0; i < n; i++)
+		if (!done[i])
+			rxr_leg_add(flow, rdevs[i], t);
+	return err;
+}
+
 /**
  * rxr_flow_create() - allocate a flow
  * @mark: why it is a priority flow
@@ -381,12 +488,7 @@ struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages)
 	flow = kzalloc(sizeof(*flow), GFP_KERNEL);
 	if (!flow)
 		return NULL;
-	INIT_LIST_HEAD(&flow->dev_node);
-	refcount_set(&flow->refcnt, 1);
-	WRITE_ONCE(flow->slot, -1);
-	flow->set_idx = -1;
-	flow->rxq = -1;
-	flow->mark = mark;
+	rxr_flow_init(flow, mark);
 	flow->npages = npages;
 
 	static_branch_inc(&rxr_flows_key);
@@ -413,6 +515,7 @@ EXPORT_SYMBOL_IF_KUNIT(rxr_flow_create);
 VISIBLE_IF_KUNIT void rxr_flow_release(struct rxr_flow *flow)
 {
 	spin_lock_bh(&rxr_lock);
+	rxr_flow_drop_legs(flow);
 	__rxr_flow_unbind(flow);
 	list_del(&flow->node);
 	rxr_nflows--;
@@ -427,43 +530,72 @@ VISIBLE_IF_KUNIT void rxr_flow_release(struct rxr_flow *flow)
 EXPORT_SYMBOL_IF_KUNIT(rxr_flow_release);
 
 /**
+ * rxr_flow_bind_devs() - register a flow with the devices that receive it
+ * @flow: a socket's flow
+ * @devs: the devices
+ * @n: number of @devs, at most %RXR_FLOW_MAX_DEVS
+ * @t: the flow as received on them
+ *
+ * The flow stays on the device it is on if that is one of @devs, else it
+ * goes to the first; a leg of it is registered with each of the others.
+ *
+ * Return: 0, -ENODEV if a device is going away or its state could not be
+ * allocated (the flow is then on none), or -ENOMEM or -EBUSY if the
+ * classifier's table could not take the flow.
+ */
+VISIBLE_IF_KUNIT int rxr_flow_bind_devs(struct rxr_flow *flow,
+					struct net_device **devs,
+					unsigned int n,
+					const struct rxr_tuple *t)
+{
+	struct rxr_dev *rdevs[RXR_FLOW_MAX_DEVS];
+	unsigned int i;
+	int err;
+
+	if (n > RXR_FLOW_MAX_DEVS)
+		return -EINVAL;
+	spin_lock_bh(&rxr_lock);
+	for (i = 0; i < n; i++) {
+		rdevs[i] = rxr_dev_get_locked(devs[i], NULL);
+		if (!rdevs[i])
+			break;
+	}
+	if (i < n) {
+		__rxr_flow_bind_devs(flow, rdevs, 0, t);
+		atomic64_inc(&rxr_nodev);
+		err = -ENODEV;
+	} else {
+		err = __rxr_flow_bind_devs(flow, rdevs, n, t);
+	}
+	spin_unlock_bh(&rxr_lock);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_flow_bind_devs);
+
+/**
  * rxr_flow_bind() - register a flow with a device
  * @flow: the flow
  * @dev: the device
  * @t: the flow as received on @dev
  *
- * Return: 0, -ENODEV if @dev is going away or its state could not be
- * allocated, or -ENOMEM or -EBUSY if the classifier's table could not
- * take the flow.
+ * Return: as rxr_flow_bind_devs().
  */
 VISIBLE_IF_KUNIT int rxr_flow_bind(struct rxr_flow *flow,
 				   struct net_device *dev,
 				   const struct rxr_tuple *t)
 {
-	struct rxr_dev *rdev;
-	int err = 0;
-
-	spin_lock_bh(&rxr_lock);
-	rdev = rxr_dev_get_locked(dev, NULL);
-	if (rdev) {
-		err = __rxr_flow_bind(flow, rdev, t);
-	} else {
-		__rxr_flow_unbind(flow);
-		atomic64_inc(&rxr_nodev);
-		err = -ENODEV;
-	}
-	spin_unlock_bh(&rxr_lock);
-	return err;
+	return rxr_flow_bind_devs(flow, &dev, 1, t);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_flow_bind);
 
 /**
- * rxr_flow_unbind() - take a flow off its device
+ * rxr_flow_unbind() - take a flow off its devices
  * @flow: the flow
  */
 VISIBLE_IF_KUNIT void rxr_flow_unbind(struct rxr_flow *flow)
 {
 	spin_lock_bh(&rxr_lock);
+	rxr_flow_drop_legs(flow);
 	__rxr_flow_unbind(flow);
 	spin_unlock_bh(&rxr_lock);
 }
@@ -500,12 +632,14 @@ static bool rxr_sk_tuple(const struct sock *sk, struct rxr_tuple *t)
 
 /*
  * The device that receives what is routed over @dev: a VLAN's or a
- * macvlan's lower device, an active-backup bond's active slave, down to
- * the NIC; @dev itself when it is none of these.  NULL for a bond without
- * an active slave, and for bonds in the modes where every slave receives
- * (a flow then has no device).  RCU read side.
+ * macvlan's lower device, the active slave of a bond in active-backup or
+ * balance-tlb mode (which receive on it alone), down to the NIC; @dev
+ * itself when it is none of these.  NULL for a bond without an active
+ * slave, and for a bond in a mode where every slave receives: that bond
+ * is then returned in @bondp, if given.  RCU read side.
  */
-static struct net_device *rxr_rx_dev(struct net_device *dev)
+static struct net_device *rxr_rx_dev(struct net_device *dev,
+				     struct net_device **bondp)
 {
 	struct bonding *bond;
 	struct slave *slave;
@@ -518,8 +652,12 @@ static struct net_device *rxr_rx_dev(struct net_device *dev)
 			dev = macvlan_dev_real_dev(dev);
 		} else if (netif_is_bond_master(dev)) {
 			bond = netdev_priv(dev);
-			if (BOND_MODE(bond) != BOND_MODE_ACTIVEBACKUP)
+			if (BOND_MODE(bond) != BOND_MODE_ACTIVEBACKUP &&
+			    BOND_MODE(bond) != BOND_MODE_TLB) {
+				if (bondp)
+					*bondp = dev;
 				return NULL;
+			}
 			slave = rcu_dereference(bond->curr_active_slave);
 			dev = slave ? slave->dev : NULL;
 		} else {
@@ -529,26 +667,68 @@ static struct net_device *rxr_rx_dev(struct net_device *dev)
 	return NULL;
 }
 
+/*
+ * The devices that receive what is routed over @dev, at most
+ * %RXR_FLOW_MAX_DEVS of them in @devs: rxr_rx_dev()'s, or, under a bond
+ * whose slaves all receive (802.3ad, balance-xor, balance-rr, balance-alb,
+ * broadcast), each slave's, up or not, so that a frame the partner sends
+ * on any link finds the flow there.  Returns how many.  RCU read side.
+ */
+static unsigned int rxr_rx_devs(struct net_device *dev,
+				struct net_device **devs)
+{
+	struct net_device *bond = NULL, *lower;
+	struct list_head *iter;
+	struct slave *slave;
+	unsigned int i, n = 0;
+
+	dev = rxr_rx_dev(dev, &bond);
+	if (dev) {
+		devs[n++] = dev;
+		return n;
+	}
+	if (!bond)
+		return 0;
+	bond_for_each_slave_rcu((struct bonding *)netdev_priv(bond), slave,
+				iter) {
+		/* A bond under a bond is one device, or none. */
+		lower = rxr_rx_dev(slave->dev, NULL);
+		if (!lower)
+			continue;
+		for (i = 0; i < n && devs[i] != lower; i++)
+			;
+		if (i < n)
+			continue;
+		if (n == RXR_FLOW_MAX_DEVS) {
+			atomic64_inc(&rxr_nolower);
+			break;
+		}
+		devs[n++] = lower;
+	}
+	return n;
+}
+
 #define RXR_TCPF_LIVE	(TCPF_SYN_SENT | TCPF_SYN_RECV | TCPF_ESTABLISHED | \
 			 TCPF_FIN_WAIT1 | TCPF_FIN_WAIT2 | TCPF_CLOSE_WAIT | \
 			 TCPF_LAST_ACK | TCPF_CLOSING)
 
 /**
- * __rxr_sk_update() - register a priority socket with its route's device
+ * __rxr_sk_update() - register a priority socket with its route's devices
  * @sk: the socket
  *
- * Registers a connecting or connected priority socket with the device that
- * receives its current route's frames (through VLANs, macvlans and an
- * active-backup bond's active slave), moving it when that moved, and
- * unregisters it when it has none or is closed.  Called through
- * rxr_sk_update().
+ * Registers a connecting or connected priority socket with the devices
+ * that receive its current route's frames (through VLANs, macvlans, an
+ * active-backup or balance-tlb bond's active slave, and every slave of a
+ * bond in the other modes), moving it when they changed, and unregisters
+ * it when it has none or is closed.  Called through rxr_sk_update().
  *
  * Context: any context.
  */
 void __rxr_sk_update(struct sock *sk)
 {
-	struct net_device *dev = NULL;
-	struct rxr_dev *rdev = NULL;
+	struct rxr_dev *rdevs[RXR_FLOW_MAX_DEVS];
+	struct net_device *devs[RXR_FLOW_MAX_DEVS];
+	unsigned int i, n = 0, nr = 0;
 	struct rxr_flow *flow;
 	struct dst_entry *dst;
 	bool routed = false;
@@ -563,19 +743,19 @@ void __rxr_sk_update(struct sock *sk)
 		dst = rcu_dereference(sk->sk_dst_cache);
 		routed = dst;
 		if (dst)
-			dev = rxr_rx_dev(READ_ONCE(dst->dev));
+			n = rxr_rx_devs(READ_ONCE(dst->dev), devs);
 	}
 
 	spin_lock_bh(&rxr_lock);
 	flow = sk->sk_rx_reserve;
 	if (flow) {
-		if (dev)
-			rdev = rxr_dev_get_locked(dev, NULL);
-		if (rdev)
-			__rxr_flow_bind(flow, rdev, &t);
-		else
-			__rxr_flow_unbind(flow);
-		if (routed && !rdev)
+		for (i = 0; i < n; i++) {
+			rdevs[nr] = rxr_dev_get_locked(devs[i], NULL);
+			if (rdevs[nr])
+				nr++;
+		}
+		__rxr_flow_bind_devs(flow, rdevs, nr, &t);
+		if (routed && (!n || nr < n))
 			atomic64_inc(&rxr_nodev);
 	}
 	spin_unlock_bh(&rxr_lock);
@@ -605,6 +785,7 @@ static int __rxr_flow_fill_pool(struct rxr_flow *flow, struct sock **skp)
 {
 	unsigned int npages = READ_ONCE(flow->npages);
 	struct rxr_pool *pool = NULL;
+	struct rxr_flow *leg;
 	struct rxr_dev *rdev;
 	unsigned int noio;
 	int err = 0;
@@ -636,7 +817,6 @@ static int __rxr_flow_fill_pool(struct rxr_flow *flow, struct sock **skp)
 	} else if (!flow->pool && !flow->released) {
 		/* The pool is whole before a reader can see it. */
 		smp_store_release(&flow->pool, pool);
-		pool = NULL;
 		rdev = flow->key.rdev;
 		if (rdev && flow->set_idx < 0)
 			rxr_set_add(flow->slot >= 0 ? &rdev->hw : &rdev->sw,
@@ -644,6 +824,18 @@ static int __rxr_flow_fill_pool(struct rxr_flow *flow, struct sock **skp)
 		/* Now it may take a filter slot. */
 		if (rdev)
 			rxr_dev_kick(rdev);
+		/* And its legs, without one until now, on their devices. */
+		list_for_each_entry(leg, &flow->legs, leg_node) {
+			/* Whole before a reader can see it there too. */
+			smp_store_release(&leg->pool, rxr_pool_get(pool));
+			rdev = leg->key.rdev;
+			if (!rdev)
+				continue;
+			if (leg->set_idx < 0)
+				rxr_set_add(&rdev->sw, leg);
+			rxr_dev_kick(rdev);
+		}
+		pool = NULL;
 		if (skp && flow->sk &&
 		    refcount_inc_not_zero(&flow->sk->sk_refcnt))
 			*skp = flow->sk;
@@ -717,6 +909,16 @@ static void rxr_pool_work_fn(struct work_struct *work)
 	}
 }
 
+/* A socket flow's marks, shown with its legs too.  rxr_lock held. */
+static void rxr_flow_set_mark(struct rxr_flow *flow, u8 mark)
+{
+	struct rxr_flow *leg;
+
+	flow->mark = mark;
+	list_for_each_entry(leg, &flow->legs, leg_node)
+		leg->mark = mark;
+}
+
 static int rxr_sk_mark(struct sock *sk, u8 mark)
 {
 	struct rxr_flow *flow;
@@ -727,7 +929,7 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	spin_lock_bh(&rxr_lock);
 	flow = sk->sk_rx_reserve;
 	if (flow)
-		flow->mark |= mark;
+		rxr_flow_set_mark(flow, flow->mark | mark);
 	spin_unlock_bh(&rxr_lock);
 	if (flow)
 		return 0;
@@ -745,7 +947,8 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 		return -ENOPROTOOPT;
 	}
 	if (sk->sk_rx_reserve) {
-		sk->sk_rx_reserve->mark |= mark;
+		rxr_flow_set_mark(sk->sk_rx_reserve,
+				  sk->sk_rx_reserve->mark | mark);
 		spin_unlock_bh(&rxr_lock);
 		rxr_flow_release(flow);
 		return 0;
@@ -776,7 +979,7 @@ static void rxr_sk_unmark(struct sock *sk, u8 mark)
 	spin_lock_bh(&rxr_lock);
 	flow = sk->sk_rx_reserve;
 	if (flow) {
-		flow->mark &= ~mark;
+		rxr_flow_set_mark(flow, flow->mark & ~mark);
 		if (flow->mark) {
 			flow = NULL;
 		} else {
@@ -2140,12 +2343,25 @@ EXPORT_SYMBOL_GPL(rxr_rx_skb);
 int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk)
 {
 	struct rxr_flow *flow = READ_ONCE(sk->sk_rx_reserve);
+	struct rxr_flow *leg;
 	struct rxr_dev *rdev;
 
-	if (!flow || READ_ONCE(flow->slot) < 0)
+	if (!flow)
 		return -1;
 	rdev = READ_ONCE(flow->key.rdev);
-	if (!rdev || rdev->dev != dev || !READ_ONCE(rdev->enabled))
+	/* Under a bond whose slaves all receive, @dev may be a leg's. */
+	if (rdev && rdev->dev != dev) {
+		rdev = NULL;
+		list_for_each_entry_rcu(leg, &flow->legs, leg_node) {
+			rdev = READ_ONCE(leg->key.rdev);
+			if (rdev && rdev->dev == dev) {
+				flow = leg;
+				break;
+			}
+			rdev = NULL;
+		}
+	}
+	if (!rdev || READ_ONCE(flow->slot) < 0 || !READ_ONCE(rdev->enabled))
 		return -1;
 	return rdev->caps.reserve_queue;
 }
@@ -2634,12 +2850,13 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			pool_free += rxr_pool_free_pages(flow->pool);
 	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
 		   pool_free, rxr_pool_pages_out(), READ_ONCE(rxr_max_pages),
 		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
 		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),
+		   atomic64_read(&rxr_nolower),
 		   rxr_active());
 
 	rtnl_lock();

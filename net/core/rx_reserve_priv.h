@@ -17,6 +17,10 @@
 
 #define RXR_DEV_MAX_SLOTS	1024
 #define RXR_DEV_MAX_FLOWS	64
+/* Devices one flow is registered with: the slaves of a bond that all
+ * receive (802.3ad, balance-xor, balance-rr, balance-alb, broadcast).
+ */
+#define RXR_FLOW_MAX_DEVS	8
 
 enum rxr_fallback_policy {
 	RXR_FALLBACK_RANDOM,
@@ -38,6 +42,11 @@ struct rxr_flow_key {
  * @node: entry in the global flow list, under rxr_lock
  * @hnode: entry in the classifier's table, keyed by @key, RCU
  * @dev_node: entry in the device's flow list, under rxr_lock
+ * @legs: the flow's legs, under rxr_lock: where several devices receive a
+ *	socket's frames (the slaves of a bond in a mode where every slave
+ *	receives), the socket's flow is registered with the first and a leg
+ *	with each of the others
+ * @leg_node: a leg's entry in its socket flow's @legs, under rxr_lock
  * @rcu: frees the flow after the readers of the hash
  * @refcnt: the socket's reference, and the steering work's while it runs
  * @sk: the socket; no reference, cleared when the socket is destroyed
@@ -58,11 +67,16 @@ struct rxr_flow_key {
  *	its pool lends
  * @mark: %RXR_MARK_MEMALLOC and %RXR_MARK_SOCKOPT
  * @ino: the socket's inode number, as in /proc/net/tcp
+ * @leg: a leg: the registration of a socket's flow with one more device.
+ *	It has no socket and no pool of its own: it holds a reference on
+ *	its socket flow's pool, and owns that pool's pages as the flow does
  */
 struct rxr_flow {
 	struct list_head node;
 	struct rhash_head hnode;
 	struct list_head dev_node;
+	struct list_head legs;
+	struct list_head leg_node;
 	struct rcu_head rcu;
 	refcount_t refcnt;
 	struct sock *sk;
@@ -78,6 +92,7 @@ struct rxr_flow {
 	int rxq;
 	u8 mark;
 	unsigned long ino;
+	bool leg;
 };
 
 struct rxr_dev_pcpu_stats {
@@ -190,6 +205,8 @@ void rxr_flow_release(struct rxr_flow *flow);
 int rxr_flow_fill_pool(struct rxr_flow *flow);
 int rxr_flow_bind(struct rxr_flow *flow, struct net_device *dev,
 		  const struct rxr_tuple *t);
+int rxr_flow_bind_devs(struct rxr_flow *flow, struct net_device **devs,
+		       unsigned int n, const struct rxr_tuple *t);
 void rxr_flow_unbind(struct rxr_flow *flow);
 void rxr_dev_sync(struct rxr_dev *rdev);
 struct rxr_dev *rxr_dev_get_state(const struct net_device *dev);

@@ -456,6 +456,112 @@ static void rxr_test_pool_lazy(struct kunit *test)
 	rtnl_unlock();
 }
 
+/*
+ * A flow that several devices receive (the slaves of a bond whose slaves
+ * all receive) is on one of them, with a leg on each other one that shares
+ * its pool and is classified there; the legs follow the devices, and go
+ * with the flow.
+ */
+static void rxr_test_legs(struct kunit *test)
+{
+	struct net_device *a = rxrt_dev_new(test);
+	struct net_device *b = rxrt_dev_new(test);
+	struct net_device *devs[2] = { a, b };
+	struct rxr_dev *ra, *rb;
+	struct rxr_flow *flow, *leg;
+	unsigned int n, nr;
+	struct rxr_tuple t;
+	u8 buf[128];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(a, -1, 0));
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(b, -1, 0));
+	ra = rxrt_state(a);
+	rb = rxrt_state(b);
+	nr = rxr_nr_flows();
+	flow = rxr_flow_create(RXR_MARK_SOCKOPT, 4);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, rxrt_flow_release,
+						  flow));
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 51100);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind_devs(flow, devs, 2, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->key.rdev, ra);
+	KUNIT_ASSERT_TRUE(test, list_is_singular(&flow->legs));
+	leg = list_first_entry(&flow->legs, struct rxr_flow, leg_node);
+	KUNIT_EXPECT_TRUE(test, leg->leg);
+	KUNIT_EXPECT_PTR_EQ(test, leg->key.rdev, rb);
+	KUNIT_EXPECT_EQ(test, leg->mark, RXR_MARK_SOCKOPT);
+	KUNIT_EXPECT_EQ(test, rxr_nr_flows(), nr + 1);
+	KUNIT_EXPECT_EQ(test, ra->nflows, 1);
+	KUNIT_EXPECT_EQ(test, rb->nflows, 1);
+
+	/* The pool comes once the flow is on a device, and the leg shares
+	 * it: the pages are the flow's on either device.
+	 */
+	for (i = 0; i < 100 && !READ_ONCE(leg->pool); i++)
+		msleep(20);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(flow->pool));
+	KUNIT_EXPECT_PTR_EQ(test, READ_ONCE(leg->pool), flow->pool);
+	KUNIT_EXPECT_TRUE(test, rxr_flow_owns(leg, flow->pool));
+	KUNIT_EXPECT_EQ(test, ra->sw.n, 1);
+	KUNIT_EXPECT_EQ(test, rb->sw.n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rb->sw.flow[0], leg);
+
+	rcu_read_lock();
+	n = rxrt_frame(buf, &t, false);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(a, -1, buf, n), flow);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(b, -1, buf, n), leg);
+	rcu_read_unlock();
+
+	/* The same devices again: nothing moves. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind_devs(flow, devs, 2, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->key.rdev, ra);
+	KUNIT_EXPECT_PTR_EQ(test,
+			    list_first_entry_or_null(&flow->legs,
+						     struct rxr_flow,
+						     leg_node), leg);
+
+	/* @a left: the flow moves to @b, whose leg goes first. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind_devs(flow, &b, 1, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->key.rdev, rb);
+	KUNIT_EXPECT_TRUE(test, list_empty(&flow->legs));
+	KUNIT_EXPECT_EQ(test, ra->nflows, 0);
+	KUNIT_EXPECT_EQ(test, ra->sw.n, 0);
+	KUNIT_EXPECT_EQ(test, rb->nflows, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rb->sw.flow[0], flow);
+
+	/* @a is back: the flow stays on @b, a leg with the pool on @a. */
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind_devs(flow, devs, 2, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->key.rdev, rb);
+	leg = list_first_entry_or_null(&flow->legs, struct rxr_flow,
+				       leg_node);
+	KUNIT_ASSERT_NOT_NULL(test, leg);
+	KUNIT_EXPECT_PTR_EQ(test, leg->key.rdev, ra);
+	KUNIT_EXPECT_PTR_EQ(test, leg->pool, flow->pool);
+	KUNIT_EXPECT_EQ(test, ra->sw.n, 1);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(a, -1, buf, n), leg);
+	KUNIT_EXPECT_PTR_EQ(test, rxr_classify(b, -1, buf, n), flow);
+	rcu_read_unlock();
+
+	/* More devices than a flow takes: refused, nothing changes. */
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			rxr_flow_bind_devs(flow, devs,
+					   RXR_FLOW_MAX_DEVS + 1, &t));
+	KUNIT_EXPECT_PTR_EQ(test, flow->key.rdev, rb);
+
+	/* Off every device, legs and all. */
+	rxr_flow_unbind(flow);
+	KUNIT_EXPECT_TRUE(test, list_empty(&flow->legs));
+	KUNIT_EXPECT_EQ(test, ra->nflows + rb->nflows, 0);
+	KUNIT_EXPECT_EQ(test, ra->sw.n + rb->sw.n, 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, rxr_classify(a, -1, buf, n));
+	KUNIT_EXPECT_NULL(test, rxr_classify(b, -1, buf, n));
+	rcu_read_unlock();
+}
+
 /* Steering slots */
 
 /* A flow without a pool takes no slot: the reserve queue has nothing to
@@ -1567,6 +1673,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_sockopt_errors),
 	KUNIT_CASE(rxr_test_unregister),
 	KUNIT_CASE(rxr_test_pool_lazy),
+	KUNIT_CASE(rxr_test_legs),
 	KUNIT_CASE(rxr_test_slots),
 	KUNIT_CASE(rxr_test_slots_need_pool),
 	KUNIT_CASE(rxr_test_classify),
