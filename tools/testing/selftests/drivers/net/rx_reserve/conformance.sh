@@ -16,7 +16,14 @@
 #  4. Once every flow closed, every pool page is back: pool_free equals
 #     pool_pages and pages_out is 0 in /proc/net/rx_reserve.
 #
-# They run in the order 1, 3, 4, 2.  A counter or key the core does not
+#  5. While the device under test is in emergency mode (a priority flow,
+#     a flood, its refills failing), a second device without flows
+#     carries a non-priority TCP stream with nothing dropped, recycled or
+#     copied by rx-reserve: netdevsim, a second linked pair; QEMU, the
+#     second NIC (qemu-run.sh --nic2) in a namespace of its own, skipped
+#     without one.
+#
+# They run in the order 1, 3, 5, 4, 2.  A counter or key the core does not
 # show fails its check.
 #
 # Without a NIC (RXR_NIC none or unset), the device under test is the
@@ -74,7 +81,17 @@ cleanup()
 	# shellcheck disable=SC2086
 	kill $PIDS 2> /dev/null
 	[ "$MODE" = nsim ] && nsim_pair_cleanup
+	nic2_back
 	rm -rf "$TMPD"
+}
+
+# nic2_back: the second NIC back in this namespace, with no address.
+nic2_back()
+{
+	[ "$MODE" = nic ] && [ -n "${NS2:-}" ] || return 0
+	ip -n "$NS2" addr flush dev "$N2" 2> /dev/null
+	ip netns del "$NS2" 2> /dev/null
+	NS2=""
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -361,6 +378,102 @@ if [ -n "${RXR_HOLD_FD[prio]:-}" ]; then
 	echo "# held priority flow: $(tail -n 1 /tmp/rxr_hold.prio.out)"
 fi
 hold_stop prio
+
+# --- 5. A device without flows, beside one in emergency mode.
+
+W="a device without flows beside one in emergency mode"
+# d2 CMD...: CMD in the second device's namespace.
+d2() { ip netns exec "$NS2" "$@"; }
+# d2_stat NAME SNAP: rx_reserve_NAME of the second device in SNAP.
+d2_stat() { c_stat "$1" "$2"; }
+d2_snap() { d2 ethtool -S "$DEV2" 2> /dev/null; }
+dut_emergency() { [ "$(c_dev in_emergency)" = 1 ]; }
+NS2=""
+if [ "$MODE" = nsim ]; then
+	if nsim_pair 4 second; then
+		NS2=$NS_D DEV2=$DEV_D PEER2=198.51.101.1 PORT2=5001
+		ip netns exec "$NS_C" "$RXR_SOCK" serve "$PORT2" "$BYTES" \
+			> /dev/null &
+		PIDS="$PIDS $!"
+		poll 50 ip netns exec "$NS_C" sh -c \
+			"netstat -ltn | grep -q ':$PORT2 '"
+	else
+		check_fail "$W: a second netdevsim pair" true
+	fi
+elif [ "${RXR_NIC2:-none}" != none ]; then
+	mapfile -t NICS <<< "$(rxr_nics)"
+	N2=${NICS[1]:-}
+	if [ -n "$N2" ] &&
+	   rxr_nic2_ns "rxr-conf2-$$" 192.0.2.3 "$W: the peer from $N2"; then
+		NS2=rxr-conf2-$$ DEV2=$N2 PEER2=$RXR_PEER4
+		PORT2=$RXR_DATA_PORT
+	else
+		check_fail "$W: the second NIC in a namespace" true
+	fi
+else
+	echo "# SKIP: $W: no second device (qemu-run.sh --nic2)"
+fi
+if [ -n "$NS2" ]; then
+	check_eq "$W: rx-reserve attached to $DEV2" 1 \
+		"$(d2 cat "$RXR_PROC" | awk -v d="$DEV2" \
+			'$1 == "dev" && $2 == d' | kv attached)"
+	check_eq "$W: no flow on $DEV2" "" \
+		"$(d2 cat "$RXR_PROC" | awk -v d="$DEV2" \
+			'$1 == "flow" && $2 == d')"
+	# The device under test: a priority flow, a flood, failing refills.
+	if hold_start prio5 "${DUT_EXEC[@]}" timeout 120 "$RXR_SOCK" \
+		recv -g "$PEER_ADDR" "$PEER_PORT"; then
+		check_ok "$W: the flood arrives" c_flood "$FLOOD_S"
+		if [ "$MODE" = nsim ]; then
+			echo 1 > "$DFS_B/fail_refill"
+		else
+			fpa_on "$FPA_PCT"
+		fi
+		check_ok "$W: $DEV in emergency mode" poll 100 dut_emergency
+		T0=$(d2_snap)
+		t0=$(now_ms)
+		d2 timeout 60 "$RXR_SOCK" recv -n "$PEER2" "$PORT2" \
+			> "$XFER_OUT"
+		XFER_MS=$(($(now_ms) - t0))
+		check_ok "$W: $DEV still in emergency mode after" \
+			dut_emergency
+		T1=$(d2_snap)
+		if [ "$MODE" = nsim ]; then
+			echo 0 > "$DFS_B/fail_refill"
+		else
+			fpa_off
+		fi
+		transfer_result
+		WANT=$BYTES
+		[ "$MODE" = nsim ] || WANT=$RXR_XFER_BYTES
+		check_eq "$W: bytes on $DEV2 ($XFER_MS ms)" "$WANT" \
+			"$XFER_BYTES"
+		check_eq "$W: pattern" 1 "$XFER_OK"
+		for st in recycled dropped copied; do
+			check_eq "$W: rx_reserve_$st of $DEV2" 0 \
+				"$(c_sub "$(d2_stat "$st" "$T0")" \
+					 "$(d2_stat "$st" "$T1")")"
+		done
+		echo "# $W: $DEV2 alloc_fail" \
+		     "$(c_sub "$(d2_stat alloc_fail "$T0")" \
+			      "$(d2_stat alloc_fail "$T1")")," \
+		     "emergency $(c_sub "$(d2_stat emergency "$T0")" \
+				      "$(d2_stat emergency "$T1")")"
+		c_flood_wait
+		# Open the gate: the priority flow reads its data, and
+		# closes before the pages are counted.
+		fd=${RXR_HOLD_FD[prio5]}
+		exec {fd}>&-
+		unset "RXR_HOLD_FD[prio5]"
+		timeout 60 tail --pid="${RXR_HOLD_PID[prio5]}" -f /dev/null
+		echo "# $W: the priority flow on $DEV:" \
+		     "$(tail -n 1 /tmp/rxr_hold.prio5.out)"
+	else
+		check_fail "$W: a priority flow on $DEV" true
+	fi
+	hold_stop prio5
+	nic2_back
+fi
 
 # --- 4. Every pool page is back after the flows closed.
 

@@ -277,43 +277,53 @@ nsim_new()
 	echo "$dev"
 }
 
-# nsim_pair QUEUES: two linked netdevsim ports with QUEUES queues each,
+# nsim_pair QUEUES [second]: two linked netdevsim ports with QUEUES queues each,
 # DEV_A (198.51.100.1) in NS_A and DEV_B (198.51.100.2) in NS_B.  Sets
 # ID_A, ID_B, IDX_B (DEV_B's ifindex) and DFS_B, the rx_reserve debugfs
-# directory of DEV_B.
+# directory of DEV_B.  With "second", after the first: a second pair, DEV_C
+# (198.51.101.1) in NS_C and DEV_D (198.51.101.2) in NS_D, and ID_C,
+# ID_D, IDX_D, DFS_D.
 nsim_pair()
 {
-	local fd_a fd_b idx_a idx_b
+	local fd_a fd_b idx_a a=A b=B net=198.51.100 base=0
 
-	ID_A=$((RANDOM % 512 + 1))
-	ID_B=$((ID_A + 512))
-	setup_ns NS_A NS_B || return 1
-	DEV_A=$(nsim_new "$ID_A" "$1" "$NS_A") || return 1
-	DEV_B=$(nsim_new "$ID_B" "$1" "$NS_B") || return 1
-	DFS_B=/sys/kernel/debug/netdevsim/netdevsim$ID_B/ports/0/rx_reserve
-	ip -n "$NS_A" addr add 198.51.100.1/24 dev "$DEV_A"
-	ip -n "$NS_B" addr add 198.51.100.2/24 dev "$DEV_B"
-	ip -n "$NS_A" link set "$DEV_A" up
-	ip -n "$NS_B" link set "$DEV_B" up
-	exec {fd_a}< "/run/netns/$NS_A"
-	exec {fd_b}< "/run/netns/$NS_B"
-	idx_a=$(ip -n "$NS_A" -o link show "$DEV_A" | cut -d: -f1)
-	idx_b=$(ip -n "$NS_B" -o link show "$DEV_B" | cut -d: -f1)
-	IDX_B=$idx_b
+	if [ "${2:-}" = second ]; then
+		a=C b=D net=198.51.101 base=$((ID_A + 1024))
+	else
+		ID_A=$((RANDOM % 512 + 1))
+		base=$ID_A
+	fi
+	local -n id_a=ID_$a id_b=ID_$b ns_a=NS_$a ns_b=NS_$b
+	local -n dev_a=DEV_$a dev_b=DEV_$b dfs_b=DFS_$b idx_b=IDX_$b
+
+	id_a=$base
+	id_b=$((base + 512))
+	setup_ns "NS_$a" "NS_$b" || return 1
+	dev_a=$(nsim_new "$id_a" "$1" "$ns_a") || return 1
+	dev_b=$(nsim_new "$id_b" "$1" "$ns_b") || return 1
+	dfs_b=/sys/kernel/debug/netdevsim/netdevsim$id_b/ports/0/rx_reserve
+	ip -n "$ns_a" addr add "$net.1/24" dev "$dev_a"
+	ip -n "$ns_b" addr add "$net.2/24" dev "$dev_b"
+	ip -n "$ns_a" link set "$dev_a" up
+	ip -n "$ns_b" link set "$dev_b" up
+	exec {fd_a}< "/run/netns/$ns_a"
+	exec {fd_b}< "/run/netns/$ns_b"
+	idx_a=$(ip -n "$ns_a" -o link show "$dev_a" | cut -d: -f1)
+	idx_b=$(ip -n "$ns_b" -o link show "$dev_b" | cut -d: -f1)
 	echo "$fd_a:$idx_a $fd_b:$idx_b" > "$NSIM_BUS/link_device" || return 1
 	exec {fd_a}<&- {fd_b}<&-
 	# Resolve the neighbours now: a test that makes refill fail drops
 	# every non-priority frame, ARP replies included.
-	ip netns exec "$NS_A" ping -c 1 -W 5 -q 198.51.100.2 > /dev/null &&
-		ip netns exec "$NS_B" ping -c 1 -W 5 -q 198.51.100.1 > /dev/null
+	ip netns exec "$ns_a" ping -c 1 -W 5 -q "$net.2" > /dev/null &&
+		ip netns exec "$ns_b" ping -c 1 -W 5 -q "$net.1" > /dev/null
 }
 
-# nsim_pair_cleanup: delete both devices and the namespaces.
+# nsim_pair_cleanup: delete the devices of both pairs and the namespaces.
 nsim_pair_cleanup()
 {
 	local id
 
-	for id in ${ID_A:-} ${ID_B:-}; do
+	for id in ${ID_A:-} ${ID_B:-} ${ID_C:-} ${ID_D:-}; do
 		[ -e "$NSIM_BUS/devices/netdevsim$id" ] &&
 			echo "$id" > "$NSIM_BUS/del_device"
 	done
