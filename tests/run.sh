@@ -244,8 +244,8 @@ selftest_guests=(
 	"e1000e -- nic_basic.sh nbd_rw.sh iscsi_rw.sh e1000e_admin.sh e1000e_flood.sh conformance.sh"
 	"e1000e:msi --append e1000e.IntMode=1 -- e1000e_admin.sh e1000e_flood.sh conformance.sh"
 	"virtio-mq:off --queues 4 --rss on --append rx_reserve=off -- off.sh"
-	"virtio-mq:2nic --queues 4 --rss on --nic2 virtio-mq -- stacked.sh nvme_rw.sh nfs_swap.sh conformance.sh"
-	"e1000e:2nic --nic2 e1000e -- stacked.sh nvme_rw.sh nfs_swap.sh conformance.sh"
+	"virtio-mq:2nic --queues 4 --rss on --nic2 virtio-mq -- stacked.sh conformance.sh nvme_rw.sh nfs_swap.sh"
+	"e1000e:2nic --nic2 e1000e -- stacked.sh conformance.sh nvme_rw.sh nfs_swap.sh"
 )
 
 # The modules kernel (config/modules.config): the same patched source with

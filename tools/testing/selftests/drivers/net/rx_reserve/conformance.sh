@@ -401,14 +401,14 @@ if [ "$MODE" = nsim ]; then
 		check_fail "$W: a second netdevsim pair" true
 	fi
 elif [ "${RXR_NIC2:-none}" != none ]; then
-	mapfile -t NICS <<< "$(rxr_nics)"
-	N2=${NICS[1]:-}
-	if [ -n "$N2" ] &&
+	if check_ok "$W: a second NIC" rxr_nic2_wait &&
 	   rxr_nic2_ns "rxr-conf2-$$" 192.0.2.3 "$W: the peer from $N2"; then
 		NS2=rxr-conf2-$$ DEV2=$N2 PEER2=$RXR_PEER4
 		PORT2=$RXR_DATA_PORT
 	else
 		check_fail "$W: the second NIC in a namespace" true
+		echo "# links: $(ip -o link | cut -d: -f2 | xargs);" \
+		     "namespaces: $(ip netns list | xargs)"
 	fi
 else
 	echo "# SKIP: $W: no second device (qemu-run.sh --nic2)"

@@ -65,20 +65,31 @@ rxr_require_nic()
 # first carries the bench's addresses), and NIC to N1.
 rxr_require_nic2()
 {
-	local nics
-
 	rxr_require_nic
 	if [ "${RXR_NIC2:-none}" = none ]; then
 		echo "SKIP: no second NIC (qemu-run.sh --nic2)"
 		exit "$ksft_skip"
 	fi
-	mapfile -t nics <<< "$(rxr_nics)"
-	if [ "${#nics[@]}" -lt 2 ]; then
-		echo "FAIL: two NICs expected, found ${nics[*]}"
+	if ! rxr_nic2_wait; then
+		echo "FAIL: two NICs expected, found $(rxr_nics | xargs)"
 		exit "$ksft_fail"
 	fi
+}
+
+# rxr_two_nics: this namespace has two NICs; sets N1, N2 and NIC (N1).
+rxr_two_nics()
+{
+	local nics
+
+	mapfile -t nics <<< "$(rxr_nics)"
+	[ "${#nics[@]}" -ge 2 ] || return 1
 	N1=${nics[0]} N2=${nics[1]} NIC=${nics[0]}
 }
+
+# rxr_nic2_wait: rxr_two_nics within 10 s.  A NIC that an earlier test
+# moved into a namespace comes back when that namespace is gone, which
+# the kernel completes after "ip netns del" returned.
+rxr_nic2_wait() { poll 100 rxr_two_nics; }
 
 # rxr_nic2_ns NS ADDR WHAT: move the second NIC (N2) into a new namespace
 # NS with ADDR, for a peer this guest runs itself behind the bench's
