@@ -24,12 +24,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /run/lock/iscsi
-# A session of its own: iscsid signals its whole process group on exit.
-setsid iscsid -f > /tmp/iscsid.log 2>&1 &
-ISCSID=$!
-# iscsiadm exits 21 (no sessions) once iscsid answers.
-slowwait 10 sh -c 'iscsiadm -m session > /dev/null 2>&1; [ $? -eq 21 ]'
+iscsid_start
 
 check_ok "discovery of $IQN" sh -c \
 	"iscsiadm -m discovery -t sendtargets -p $RXR_PEER4 | grep -q '$IQN'"

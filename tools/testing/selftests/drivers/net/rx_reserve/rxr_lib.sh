@@ -213,6 +213,20 @@ iscsi_disk()
 	return 1
 }
 
+# iscsid_start: iscsid in the background (ISCSID, for the caller's
+# cleanup to kill), once it answers.
+iscsid_start()
+{
+	mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /run/lock/iscsi
+	# A session of its own: iscsid signals its whole process group on
+	# exit.
+	setsid iscsid -f > /tmp/iscsid.log 2>&1 &
+	ISCSID=$!
+	# iscsiadm exits 21 (no sessions) once iscsid answers.
+	slowwait 10 sh -c \
+		'iscsiadm -m session > /dev/null 2>&1; [ $? -eq 21 ]'
+}
+
 # kv KEY: the value after KEY in the "key value ..." lines of stdin.
 kv()
 {

@@ -75,16 +75,39 @@ active_is()
 }
 peer_up() { ping -c 1 -W 1 -q "$1" > /dev/null 2>&1; }
 
+# bond_up MODE [OPTION...]: rxrbond0 of both NICs, with the first NIC's
+# address.
+bond_up()
+{
+	local mode=$1 d
+
+	shift
+	ip addr flush dev "$N1"
+	ip link add rxrbond0 type bond mode "$mode" miimon 100 "$@"
+	for d in "$N1" "$N2"; do
+		ip link set "$d" down
+		ip link set "$d" master rxrbond0
+	done
+	ip link set rxrbond0 up
+	ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev rxrbond0
+}
+
+# bond_down: the bond gone, the first NIC's addresses back.
+bond_down()
+{
+	local d
+
+	ip link del rxrbond0
+	for d in "$N1" "$N2"; do
+		ip link set "$d" up
+	done
+	ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev "$N1"
+	ip -6 addr add "$RXR_ADDR6/$RXR_PREFIX6" dev "$N1" nodad
+}
+
 # ---- NBD over an active-backup bond ----
 REMOTE=$RXR_PEER4:$RXR_NBD_PORT
-ip addr flush dev "$N1"
-ip link add rxrbond0 type bond mode active-backup miimon 100
-for d in "$N1" "$N2"; do
-	ip link set "$d" down
-	ip link set "$d" master rxrbond0
-done
-ip link set rxrbond0 up
-ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev rxrbond0
+bond_up active-backup
 check_ok "bond reaches the peer" poll 100 peer_up "$RXR_PEER4"
 A=$(cat /sys/class/net/rxrbond0/bonding/active_slave)
 check_ok "the bond has an active slave ($A)" test -n "$A"
@@ -112,12 +135,7 @@ if nbd-client "$RXR_PEER4" "$RXR_NBD_PORT" /dev/nbd0 -N rxr; then
 else
 	check_fail "nbd-client over the bond" true
 fi
-ip link del rxrbond0
-for d in "$N1" "$N2"; do
-	ip link set "$d" up
-done
-ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev "$N1"
-ip -6 addr add "$RXR_ADDR6/$RXR_PREFIX6" dev "$N1" nodad
+bond_down
 
 # ---- iSCSI over a bond whose slaves all receive ----
 # (The bench's nbd-server takes one connection; its tgt takes more.)
@@ -209,14 +227,7 @@ bond_all()
 				ethtool -s "$d" speed 10000 duplex full
 		done
 	fi
-	ip addr flush dev "$N1"
-	ip link add rxrbond0 type bond mode "$mode" miimon 100 "${opts[@]}"
-	for d in "$N1" "$N2"; do
-		ip link set "$d" down
-		ip link set "$d" master rxrbond0
-	done
-	ip link set rxrbond0 up
-	ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev rxrbond0
+	bond_up "$mode" "${opts[@]}"
 	if check_ok "$mode bond reaches the peer" \
 		poll 100 peer_up "$RXR_PEER4"; then
 		bond_all_xfer "$mode"
@@ -224,20 +235,11 @@ bond_all()
 	iscsi_logout
 	check_ok "$mode: no flow left after the logout" \
 		poll 50 no_flow_to "$REMOTE"
-	ip link del rxrbond0
-	for d in "$N1" "$N2"; do
-		ip link set "$d" up
-	done
-	ip addr add "$RXR_ADDR4/$RXR_PREFIX4" dev "$N1"
-	ip -6 addr add "$RXR_ADDR6/$RXR_PREFIX6" dev "$N1" nodad
+	bond_down
 }
 
 REMOTE=$RXR_PEER4:3260
-mkdir -p /etc/iscsi/nodes /etc/iscsi/send_targets /run/lock/iscsi
-# A session of its own: iscsid signals its process group on exit.
-setsid iscsid -f > /tmp/iscsid.log 2>&1 &
-ISCSID=$!
-slowwait 10 sh -c 'iscsiadm -m session > /dev/null 2>&1; [ $? -eq 21 ]'
+iscsid_start
 check_ok "discovery of $IQN" sh -c \
 	"iscsiadm -m discovery -t sendtargets -p $RXR_PEER4 | grep -q '$IQN'"
 bond_all balance-xor
