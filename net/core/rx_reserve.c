@@ -1,34 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rx-reserve: priority flows, their registration with the device their
- * route uses, exact-match steering slots, the software fallback and
- * emergency mode.  See Documentation/networking/rx-reserve.rst.
+ * rx-reserve's registry: priority flows and the devices they are
+ * registered with, the sockets that own them, their pools, the drivers'
+ * attachment and the device notifier.  The steering slots are in
+ * rx_reserve_steer.c, the RX datapath and emergency mode in
+ * rx_reserve_rx.c, counters, /proc and sysctls in rx_reserve_user.c.
+ * See Documentation/networking/rx-reserve.rst.
  */
 
 #include <linux/ethtool.h>
-#include <linux/if_ether.h>
 #include <linux/if_macvlan.h>
 #include <linux/if_vlan.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/rhashtable.h>
 #include <linux/mm.h>
-#include <linux/mmzone.h>
 #include <linux/notifier.h>
-#include <linux/proc_fs.h>
-#include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/sched/mm.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sysctl.h>
-#include <linux/vmstat.h>
 #include <kunit/visibility.h>
 #include <net/bonding.h>
 #include <net/inet_sock.h>
-#include <net/ip.h>
 #include <net/ipv6.h>
-#include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 
@@ -40,22 +32,18 @@
 DEFINE_STATIC_KEY_FALSE(rxr_flows_key);
 EXPORT_SYMBOL_GPL(rxr_flows_key);
 
-/*
- * rxr_lock protects the flow and device lists, each flow's registration
- * (rdev, tuple, slot, set index), each device's sets, hash chains (for
- * writers) and slot owners, and sk->sk_rx_reserve.
- */
-static DEFINE_SPINLOCK(rxr_lock);
-static LIST_HEAD(rxr_flow_list);
-static LIST_HEAD(rxr_dev_list);
-static unsigned int rxr_nflows;
+/* What rxr_lock protects: rx_reserve_priv.h. */
+DEFINE_SPINLOCK(rxr_lock);
+LIST_HEAD(rxr_flow_list);
+LIST_HEAD(rxr_dev_list);
+unsigned int rxr_nflows;
 
 /*
  * The classifier: every registered flow of every device, keyed by device
  * and tuple, so a lookup costs the same with 1 flow or 10,000.
  */
-static struct rhashtable rxr_flow_ht;
-static const struct rhashtable_params rxr_flow_ht_params = {
+struct rhashtable rxr_flow_ht;
+const struct rhashtable_params rxr_flow_ht_params = {
 	.key_len		= sizeof(struct rxr_flow_key),
 	.key_offset		= offsetof(struct rxr_flow, key),
 	.head_offset		= offsetof(struct rxr_flow, hnode),
@@ -63,36 +51,33 @@ static const struct rhashtable_params rxr_flow_ht_params = {
 };
 
 /* Global counters, shown in /proc/net/rx_reserve. */
-static atomic_t rxr_pages_total;
-static atomic64_t rxr_nopool_cap;
-static atomic64_t rxr_nopool_enomem;
-static atomic64_t rxr_nodev;
-static atomic64_t rxr_nohash;
-static atomic64_t rxr_nolower;
+atomic_t rxr_pages_total;
+atomic64_t rxr_nopool_cap;
+atomic64_t rxr_nopool_enomem;
+atomic64_t rxr_nodev;
+atomic64_t rxr_nohash;
+atomic64_t rxr_nolower;
 
 /* rx_reserve=off on the command line: no device attaches, no flow exists. */
-static bool rxr_off __ro_after_init;
+bool rxr_off __ro_after_init;
 
-/* Sysctls, see rxr_sysctl[]. */
-static int rxr_enabled __read_mostly = 1;
-static int rxr_pool_pages __read_mostly = 256;
-static int rxr_max_pages __read_mostly = 16384;
-static int rxr_fallback __read_mostly = RXR_FALLBACK_WEIGHTED;
-static int rxr_emergency_hold_ms __read_mostly = 1000;
+/* The sysctls' values: rxr_sysctl[] in rx_reserve_user.c. */
+int rxr_enabled __read_mostly = 1;
+int rxr_pool_pages __read_mostly = 256;
+int rxr_max_pages __read_mostly = 16384;
+int rxr_fallback __read_mostly = RXR_FALLBACK_WEIGHTED;
+int rxr_emergency_hold_ms __read_mostly = 1000;
 
 static atomic_t rxr_key_pending;
 static void rxr_key_work_fn(struct work_struct *work);
 static DECLARE_WORK(rxr_key_work, rxr_key_work_fn);
 
-#define RXR_MONITOR_PERIOD	(HZ / 10)
-static void rxr_monitor_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(rxr_monitor_work, rxr_monitor_fn);
+DECLARE_DELAYED_WORK(rxr_monitor_work, rxr_monitor_fn);
 
 /* Pools are allocated by this work, and retried by the monitor. */
-#define RXR_POOL_RETRY		HZ
 static void rxr_pool_work_fn(struct work_struct *work);
-static DECLARE_WORK(rxr_pool_work, rxr_pool_work_fn);
-static unsigned long rxr_pool_retry_at;
+DECLARE_WORK(rxr_pool_work, rxr_pool_work_fn);
+unsigned long rxr_pool_retry_at;
 
 static void rxr_key_work_fn(struct work_struct *work)
 {
@@ -100,7 +85,7 @@ static void rxr_key_work_fn(struct work_struct *work)
 		static_branch_dec(&rxr_flows_key);
 }
 
-static struct rxr_dev *rxr_dev_deref(const struct net_device *dev)
+struct rxr_dev *rxr_dev_deref(const struct net_device *dev)
 {
 	return rcu_dereference_check(dev->rx_reserve,
 				     lockdep_is_held(&rxr_lock) ||
@@ -109,7 +94,7 @@ static struct rxr_dev *rxr_dev_deref(const struct net_device *dev)
 
 /* Flow sets: arrays a driver's RX path reads under RCU. */
 
-static void rxr_set_add(struct rxr_flow_set *set, struct rxr_flow *flow)
+void rxr_set_add(struct rxr_flow_set *set, struct rxr_flow *flow)
 {
 	flow->set_idx = -1;
 	if (!flow->pool || set->n >= RXR_DEV_MAX_FLOWS)
@@ -119,7 +104,7 @@ static void rxr_set_add(struct rxr_flow_set *set, struct rxr_flow *flow)
 	WRITE_ONCE(set->n, set->n + 1);
 }
 
-static void rxr_set_del(struct rxr_flow_set *set, struct rxr_flow *flow)
+void rxr_set_del(struct rxr_flow_set *set, struct rxr_flow *flow)
 {
 	int last;
 
@@ -147,16 +132,13 @@ static void rxr_dev_free_rcu(struct rcu_head *head)
 	kfree(rdev);
 }
 
-static void rxr_dev_put(struct rxr_dev *rdev)
+void rxr_dev_put(struct rxr_dev *rdev)
 {
 	if (refcount_dec_and_test(&rdev->refcnt))
 		call_rcu(&rdev->rcu, rxr_dev_free_rcu);
 }
 
-static void rxr_dev_sync_work(struct work_struct *work);
 static void rxr_dev_ntf_work(struct work_struct *work);
-static void rxr_emergency_set(struct rxr_dev *rdev, bool on,
-			      unsigned long now, const char *reason);
 
 static struct rxr_dev *rxr_dev_alloc(struct net_device *dev, gfp_t gfp)
 {
@@ -252,7 +234,7 @@ static void rxr_dev_ntf_work(struct work_struct *work)
 }
 
 /* Tell the notifier chain that emergency mode changed.  Any context. */
-static void rxr_dev_notify(struct rxr_dev *rdev)
+void rxr_dev_notify(struct rxr_dev *rdev)
 {
 	if (rdev->dead)
 		return;
@@ -262,7 +244,7 @@ static void rxr_dev_notify(struct rxr_dev *rdev)
 }
 
 /* Queue the steering work of a device with slots.  rxr_lock held. */
-static void rxr_dev_kick(struct rxr_dev *rdev)
+void rxr_dev_kick(struct rxr_dev *rdev)
 {
 	if (!rdev->attached || !rdev->caps.hw_slots || rdev->dead)
 		return;
@@ -287,7 +269,7 @@ static void rxr_flow_free_rcu(struct rcu_head *head)
 	kfree(flow);
 }
 
-static void rxr_flow_put(struct rxr_flow *flow)
+void rxr_flow_put(struct rxr_flow *flow)
 {
 	if (refcount_dec_and_test(&flow->refcnt))
 		call_rcu(&flow->rcu, rxr_flow_free_rcu);
@@ -321,7 +303,7 @@ static void __rxr_flow_unbind(struct rxr_flow *flow)
  * A flow is given its pool once it is registered with a device that has
  * rx-reserve, and only then.  rxr_lock held.
  */
-static bool rxr_flow_wants_pool(const struct rxr_flow *flow)
+bool rxr_flow_wants_pool(const struct rxr_flow *flow)
 {
 	const struct rxr_dev *rdev = flow->key.rdev;
 
@@ -972,7 +954,7 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	return 0;
 }
 
-static void rxr_sk_unmark(struct sock *sk, u8 mark)
+void rxr_sk_unmark(struct sock *sk, u8 mark)
 {
 	struct rxr_flow *flow;
 
@@ -1123,330 +1105,6 @@ VISIBLE_IF_KUNIT unsigned int rxr_nr_flows(void)
 	return READ_ONCE(rxr_nflows);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_nr_flows);
-
-/* Steering slots */
-
-/**
- * rxr_tuple_to_fs() - the exact-match ntuple rule of a flow
- * @t: the flow, as received
- * @fs: filled with a TCP over IPv4 or IPv6 rule matching all four fields;
- *	its location and ring_cookie are the caller's
- *
- * The rule the core asks a driver's set_rxnfc() to insert.
- */
-void rxr_tuple_to_fs(const struct rxr_tuple *t,
-		     struct ethtool_rx_flow_spec *fs)
-{
-	if (t->family == AF_INET) {
-		fs->flow_type = TCP_V4_FLOW;
-		fs->h_u.tcp_ip4_spec.ip4src = t->saddr.s6_addr32[3];
-		fs->h_u.tcp_ip4_spec.ip4dst = t->daddr.s6_addr32[3];
-		fs->h_u.tcp_ip4_spec.psrc = t->sport;
-		fs->h_u.tcp_ip4_spec.pdst = t->dport;
-		fs->m_u.tcp_ip4_spec.ip4src = htonl(0xffffffff);
-		fs->m_u.tcp_ip4_spec.ip4dst = htonl(0xffffffff);
-		fs->m_u.tcp_ip4_spec.psrc = htons(0xffff);
-		fs->m_u.tcp_ip4_spec.pdst = htons(0xffff);
-	} else {
-		fs->flow_type = TCP_V6_FLOW;
-		memcpy(fs->h_u.tcp_ip6_spec.ip6src, &t->saddr, 16);
-		memcpy(fs->h_u.tcp_ip6_spec.ip6dst, &t->daddr, 16);
-		fs->h_u.tcp_ip6_spec.psrc = t->sport;
-		fs->h_u.tcp_ip6_spec.pdst = t->dport;
-		memset(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16);
-		memset(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16);
-		fs->m_u.tcp_ip6_spec.psrc = htons(0xffff);
-		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
-	}
-}
-EXPORT_SYMBOL_GPL(rxr_tuple_to_fs);
-
-/**
- * rxr_tuple_from_fs() - the flow of an exact-match ntuple rule
- * @fs: a rule, as rxr_tuple_to_fs() makes them
- * @t: filled with the flow
- *
- * For a driver that keeps the core's rules in a form of its own.
- *
- * Return: 0, or -EINVAL for a rule that is not TCP over IPv4 or IPv6
- * with all four fields matched exactly.
- */
-int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
-		      struct rxr_tuple *t)
-{
-	memset(t, 0, sizeof(*t));
-	switch (fs->flow_type) {
-	case TCP_V4_FLOW:
-		if (fs->m_u.tcp_ip4_spec.ip4src != htonl(0xffffffff) ||
-		    fs->m_u.tcp_ip4_spec.ip4dst != htonl(0xffffffff) ||
-		    fs->m_u.tcp_ip4_spec.psrc != htons(0xffff) ||
-		    fs->m_u.tcp_ip4_spec.pdst != htons(0xffff))
-			return -EINVAL;
-		t->family = AF_INET;
-		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4src, &t->saddr);
-		ipv6_addr_set_v4mapped(fs->h_u.tcp_ip4_spec.ip4dst, &t->daddr);
-		t->sport = fs->h_u.tcp_ip4_spec.psrc;
-		t->dport = fs->h_u.tcp_ip4_spec.pdst;
-		return 0;
-	case TCP_V6_FLOW:
-		if (memchr_inv(fs->m_u.tcp_ip6_spec.ip6src, 0xff, 16) ||
-		    memchr_inv(fs->m_u.tcp_ip6_spec.ip6dst, 0xff, 16) ||
-		    fs->m_u.tcp_ip6_spec.psrc != htons(0xffff) ||
-		    fs->m_u.tcp_ip6_spec.pdst != htons(0xffff))
-			return -EINVAL;
-		t->family = AF_INET6;
-		memcpy(&t->saddr, fs->h_u.tcp_ip6_spec.ip6src, 16);
-		memcpy(&t->daddr, fs->h_u.tcp_ip6_spec.ip6dst, 16);
-		t->sport = fs->h_u.tcp_ip6_spec.psrc;
-		t->dport = fs->h_u.tcp_ip6_spec.pdst;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-EXPORT_SYMBOL_GPL(rxr_tuple_from_fs);
-
-static int rxr_rule_insert(struct net_device *dev, const struct rxr_tuple *t,
-			   u32 location, u32 queue)
-{
-	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLINS };
-
-	rxr_tuple_to_fs(t, &nfc.fs);
-	nfc.fs.location = location;
-	nfc.fs.ring_cookie = queue;
-	return dev->ethtool_ops->set_rxnfc(dev, &nfc);
-}
-
-static int rxr_rule_delete(struct net_device *dev, u32 location)
-{
-	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_SRXCLSRLDEL };
-
-	nfc.fs.location = location;
-	return dev->ethtool_ops->set_rxnfc(dev, &nfc);
-}
-
-/* Move @flow into slot @slot (or out of its slot if -1).  rxr_lock held. */
-static void rxr_flow_set_slot(struct rxr_dev *rdev, struct rxr_flow *flow,
-			      int slot)
-{
-	if (flow->slot >= 0) {
-		rxr_set_del(&rdev->hw, flow);
-		rdev->slot_owner[flow->slot] = NULL;
-		rdev->reclaim = true;
-	} else {
-		rxr_set_del(&rdev->sw, flow);
-	}
-	WRITE_ONCE(flow->slot, slot);
-	if (slot >= 0) {
-		rdev->slot_owner[slot] = flow;
-		rxr_set_add(&rdev->hw, flow);
-	} else {
-		/* RSS picks its queue now: learn it again. */
-		WRITE_ONCE(flow->rxq, -1);
-		rxr_set_add(&rdev->sw, flow);
-	}
-}
-
-enum rxr_sync_op { RXR_SYNC_NONE, RXR_SYNC_DEL, RXR_SYNC_INS, RXR_SYNC_OUT };
-
-/* Decide the next step of the steering work.  rxr_lock held. */
-static enum rxr_sync_op rxr_sync_next(struct rxr_dev *rdev, int *slotp,
-				      struct rxr_flow **flowp)
-{
-	unsigned int n = rdev->caps.hw_slots;
-	bool want = rdev->attached && rdev->enabled;
-	struct rxr_flow *flow;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (!want && rdev->slot_owner[i]) {
-			rxr_flow_set_slot(rdev, rdev->slot_owner[i], -1);
-			return RXR_SYNC_OUT;
-		}
-		if (test_bit(i, rdev->slot_installed) && !rdev->slot_owner[i]) {
-			*slotp = i;
-			return RXR_SYNC_DEL;
-		}
-	}
-	if (!want)
-		return RXR_SYNC_NONE;
-
-	list_for_each_entry(flow, &rdev->flows, dev_node) {
-		/* The reserve queue has no buffer for a flow without a pool:
-		 * it stays on the regular queues until it has one.
-		 */
-		if (flow->slot >= 0 || flow->hw_failed || !flow->pool)
-			continue;
-		for (i = 0; i < n; i++) {
-			if (rdev->slot_owner[i] ||
-			    test_bit(i, rdev->slot_installed))
-				continue;
-			rxr_flow_set_slot(rdev, flow, i);
-			refcount_inc(&flow->refcnt);
-			*slotp = i;
-			*flowp = flow;
-			return RXR_SYNC_INS;
-		}
-		break;
-	}
-	return RXR_SYNC_NONE;
-}
-
-/**
- * rxr_dev_sync() - install and remove a device's filters
- * @rdev: the device's state
- *
- * Deletes the filters of flows that left, puts flows without a slot into
- * free slots, and, when the device is disabled, takes every flow out of
- * hardware.  A failed insert leaves the flow in software until a slot
- * frees up.
- *
- * Context: process context, RTNL held.
- */
-VISIBLE_IF_KUNIT void rxr_dev_sync(struct rxr_dev *rdev)
-{
-	struct net_device *dev = rdev->dev;
-	unsigned int iter, base, queue;
-	struct rxr_flow *flow = NULL;
-	enum rxr_sync_op op;
-	struct rxr_tuple t;
-	int slot = -1, err;
-
-	ASSERT_RTNL();
-	if (rdev->dead || !rdev->caps.hw_slots)
-		return;
-	mutex_lock(&rdev->slot_mutex);
-	base = rdev->caps.slot_base;
-	queue = rdev->caps.reserve_queue;
-	for (iter = 0; iter < 4 * rdev->caps.hw_slots + 4; iter++) {
-		spin_lock_bh(&rxr_lock);
-		op = rxr_sync_next(rdev, &slot, &flow);
-		if (op == RXR_SYNC_INS)
-			t = flow->key.tuple;
-		spin_unlock_bh(&rxr_lock);
-
-		if (op == RXR_SYNC_NONE)
-			break;
-		if (op == RXR_SYNC_OUT)
-			continue;
-		if (op == RXR_SYNC_DEL) {
-			err = rxr_rule_delete(dev, base + slot);
-			trace_rxr_slot(dev, base + slot, false, err);
-			spin_lock_bh(&rxr_lock);
-			clear_bit(slot, rdev->slot_installed);
-			/* A slot freed up: retry the flows that failed. */
-			list_for_each_entry(flow, &rdev->flows, dev_node)
-				flow->hw_failed = false;
-			spin_unlock_bh(&rxr_lock);
-			continue;
-		}
-
-		err = rxr_rule_insert(dev, &t, base + slot, queue);
-		trace_rxr_slot(dev, base + slot, true, err);
-		spin_lock_bh(&rxr_lock);
-		if (err) {
-			rdev->slot_fail++;
-			if (rdev->slot_owner[slot] == flow) {
-				rxr_flow_set_slot(rdev, flow, -1);
-				flow->hw_failed = true;
-			}
-		} else {
-			/* If the flow left meanwhile, the next turn deletes. */
-			set_bit(slot, rdev->slot_installed);
-		}
-		spin_unlock_bh(&rxr_lock);
-		rxr_flow_put(flow);
-	}
-	mutex_unlock(&rdev->slot_mutex);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_dev_sync);
-
-static void rxr_dev_sync_work(struct work_struct *work)
-{
-	struct rxr_dev *rdev = container_of(work, struct rxr_dev, sync_work);
-	bool reclaim;
-
-	rtnl_lock();
-	if (rdev->attached) {
-		rxr_dev_sync(rdev);
-		/* Pages of flows that left the reserve queue go back. */
-		spin_lock_bh(&rxr_lock);
-		reclaim = rdev->reclaim && !rdev->dead;
-		rdev->reclaim = false;
-		spin_unlock_bh(&rxr_lock);
-		if (reclaim && rdev->caps.ops && rdev->caps.ops->reclaim)
-			rdev->caps.ops->reclaim(rdev->dev,
-						rdev->caps.reserve_queue);
-	}
-	rtnl_unlock();
-	rxr_dev_put(rdev);
-}
-
-/* The core's ntuple range on @dev: *@base, *@n (0: none). */
-static void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n)
-{
-	struct rxr_dev *rdev;
-
-	*base = 0;
-	*n = 0;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev) {
-		*base = READ_ONCE(rdev->resv_base);
-		*n = READ_ONCE(rdev->resv_n);
-	}
-	rcu_read_unlock();
-}
-
-/**
- * rxr_ethtool_core_rule() - whether an ntuple location is rx-reserve's
- * @dev: the device
- * @location: an ntuple location
- *
- * The core's rules steer to a reserve queue that the driver picks again
- * when its queues change, and are inserted again there: the ethtool core
- * leaves them out when it checks that a channel count keeps every rule's
- * queue.
- *
- * Return: true for a location in the range the driver gave the core.
- */
-bool rxr_ethtool_core_rule(struct net_device *dev, u32 location)
-{
-	u32 base, n;
-
-	rxr_dev_range(dev, &base, &n);
-	return location >= base && location - base < n;
-}
-EXPORT_SYMBOL_GPL(rxr_ethtool_core_rule);
-
-/**
- * rxr_ethtool_check_rxnfc() - keep the administrator out of rx-reserve's
- *	ntuple locations
- * @dev: the device
- * @cmd: the ethtool command
- * @info: the rule
- *
- * Called by the ethtool core before it passes an ntuple insert or delete
- * to the driver.  The core's own filters do not come this way.
- *
- * Return: 0, or -EBUSY for a location in rx-reserve's range.
- */
-int rxr_ethtool_check_rxnfc(struct net_device *dev, u32 cmd,
-			    const struct ethtool_rxnfc *info)
-{
-	u32 loc = info->fs.location, base, n;
-
-	if (cmd != ETHTOOL_SRXCLSRLINS && cmd != ETHTOOL_SRXCLSRLDEL)
-		return 0;
-	rxr_dev_range(dev, &base, &n);
-	if (loc < base || loc - base >= n)
-		return 0;
-	netdev_info(dev,
-		    "rx-reserve: ntuple locations %u-%u are reserved for priority flows (private flag %s)\n",
-		    base, base + n - 1, RXR_PRIV_FLAG);
-	return -EBUSY;
-}
-EXPORT_SYMBOL_GPL(rxr_ethtool_check_rxnfc);
 
 /* Driver API */
 
@@ -1672,1239 +1330,6 @@ bool rxr_dev_emergency(const struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(rxr_dev_emergency);
 
-/* Whether @flow's pool lends to regular queue @rxq: the one its packets
- * arrive on, or any until one has arrived.
- */
-static bool rxr_flow_lends_to(const struct rxr_flow *flow, unsigned int rxq)
-{
-	int home = READ_ONCE(flow->rxq);
-
-	return home < 0 || home == (int)rxq;
-}
-
-/* A page from the pools of @set, from @start on; with @lend, lent within
- * each pool's lending limit, for regular queue @rxq, or for any if -1.
- */
-static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
-				 bool lend, int rxq, struct rxr_pool **pool)
-{
-	unsigned int i, n = READ_ONCE(set->n);
-	struct rxr_flow *flow;
-	struct page *page;
-
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(set->flow[(start + i) % n]);
-		if (!flow || !flow->pool ||
-		    (lend && rxq >= 0 && !rxr_flow_lends_to(flow, rxq)))
-			continue;
-		page = lend ? rxr_pool_lend(flow->pool) :
-			      rxr_pool_take(flow->pool);
-		if (page) {
-			*pool = flow->pool;
-			return page;
-		}
-	}
-	return NULL;
-}
-
-/**
- * rxr_queue_page() - a page to post on the reserve queue
- * @dev: the device
- *
- * Takes a page from the pools of the flows steered to the reserve queue,
- * in turn; on a device without filter slots, from the pools of all its
- * flows.  Allocates nothing.  The caller gives the page back with
- * put_page(), directly or by freeing the skb that carries it.
- *
- * Context: any context.
- * Return: a page, or NULL when those pools are empty.
- */
-struct page *rxr_queue_page(struct net_device *dev)
-{
-	struct page *page = NULL;
-	struct rxr_dev *rdev;
-	struct rxr_pool *pool;
-	unsigned int start;
-
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
-		start = atomic_inc_return(&rdev->hand);
-		if (rdev->caps.hw_slots)
-			page = rxr_set_take(&rdev->hw, start, false, 0, &pool);
-		else
-			page = rxr_set_take(&rdev->sw, start, false, 0, &pool);
-	}
-	rcu_read_unlock();
-	return page;
-}
-EXPORT_SYMBOL_GPL(rxr_queue_page);
-
-/**
- * rxr_queue_page_fits() - whether a reserve queue page still belongs there
- * @dev: the device
- * @page: a page from rxr_queue_page(), posted on the reserve queue
- *
- * A page posted on the reserve queue belongs to the pool of a flow that
- * was steered there.  Once that flow has left the queue (its socket
- * closed, its slot taken back, rx-reserve disabled on @dev), the page only
- * holds memory: its pool may be gone, with every other page of it back in
- * the page allocator.  A driver that can take a posted buffer back gives
- * it back with put_page(), when a filter to the reserve queue is deleted,
- * and reposts what rxr_queue_page() finds instead.  The check compares
- * pool addresses: a page of a pool freed since then may pass for a page of
- * a new pool at the same address, and is then used once more, and freed
- * when its frame is.
- *
- * Context: any context.
- * Return: true if @page is from the pool of a flow rxr_queue_page() takes
- * from on @dev.
- */
-bool rxr_queue_page_fits(struct net_device *dev, const struct page *page)
-{
-	const struct rxr_pool *pool = rxr_page_pool(page);
-	struct rxr_flow_set *set;
-	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	bool fits = false;
-	unsigned int i, n;
-
-	if (!pool)
-		return false;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
-		set = rdev->caps.hw_slots ? &rdev->hw : &rdev->sw;
-		n = READ_ONCE(set->n);
-		for (i = 0; i < n; i++) {
-			flow = READ_ONCE(set->flow[i]);
-			if (flow && flow->pool == pool) {
-				fits = true;
-				break;
-			}
-		}
-	}
-	rcu_read_unlock();
-	return fits;
-}
-EXPORT_SYMBOL_GPL(rxr_queue_page_fits);
-
-/**
- * rxr_parse() - the TCP flow of a received frame
- * @data: the frame, from its Ethernet header
- * @len: bytes at @data
- * @t: filled with the flow
- *
- * Reads an Ethernet header, one VLAN tag, an IPv4 header (not a fragment)
- * or an IPv6 header directly followed by TCP, and the TCP ports.
- *
- * Return: true if the frame is TCP and @t was filled.
- */
-bool rxr_parse(const void *data, unsigned int len, struct rxr_tuple *t)
-{
-	const struct ethhdr *eth = data;
-	unsigned int off = ETH_HLEN;
-	__be16 proto, ports[2];
-
-	if (len < ETH_HLEN)
-		return false;
-	proto = eth->h_proto;
-	if (proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD)) {
-		const struct vlan_hdr *vh = data + off;
-
-		if (len < off + VLAN_HLEN)
-			return false;
-		proto = vh->h_vlan_encapsulated_proto;
-		off += VLAN_HLEN;
-	}
-
-	memset(t, 0, sizeof(*t));
-	if (proto == htons(ETH_P_IP)) {
-		const struct iphdr *iph = data + off;
-		__be32 addr;
-
-		if (len < off + sizeof(*iph) || iph->version != 4 ||
-		    iph->ihl < 5 || iph->protocol != IPPROTO_TCP ||
-		    ip_is_fragment(iph))
-			return false;
-		off += iph->ihl * 4;
-		memcpy(&addr, &iph->saddr, sizeof(addr));
-		ipv6_addr_set_v4mapped(addr, &t->saddr);
-		memcpy(&addr, &iph->daddr, sizeof(addr));
-		ipv6_addr_set_v4mapped(addr, &t->daddr);
-		t->family = AF_INET;
-	} else if (proto == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip6 = data + off;
-
-		if (len < off + sizeof(*ip6) || ip6->version != 6 ||
-		    ip6->nexthdr != IPPROTO_TCP)
-			return false;
-		off += sizeof(*ip6);
-		memcpy(&t->saddr, &ip6->saddr, sizeof(t->saddr));
-		memcpy(&t->daddr, &ip6->daddr, sizeof(t->daddr));
-		t->family = AF_INET6;
-	} else {
-		return false;
-	}
-	if (len < off + sizeof(ports))
-		return false;
-	memcpy(ports, data + off, sizeof(ports));
-	t->sport = ports[0];
-	t->dport = ports[1];
-	return true;
-}
-EXPORT_SYMBOL_GPL(rxr_parse);
-
-/* rxr_classify() on a device's state.  RCU read side. */
-static struct rxr_flow *__rxr_classify(struct rxr_dev *rdev, int rxq,
-				       const void *data, unsigned int len)
-{
-	struct rxr_flow *flow;
-	struct rxr_flow_key key;
-
-	key.rdev = rdev;
-	if (!rxr_parse(data, len, &key.tuple))
-		return NULL;
-	flow = rhashtable_lookup(&rxr_flow_ht, &key, rxr_flow_ht_params);
-	if (flow) {
-		atomic_inc(&flow->hits);
-		if (rxq >= 0 && rxq != rdev->caps.reserve_queue &&
-		    READ_ONCE(flow->slot) < 0 && READ_ONCE(flow->rxq) != rxq)
-			WRITE_ONCE(flow->rxq, rxq);
-	}
-	return flow;
-}
-
-/**
- * rxr_classify() - the priority flow a received frame belongs to
- * @dev: the device it arrived on
- * @rxq: the RX queue it arrived on, or -1 if the driver cannot tell
- * @data: the frame, from its Ethernet header
- * @len: bytes at @data: the headers are enough
- *
- * Meant for the driver's RX path, before any skb is built: one hash
- * lookup of @dev and the frame's 5-tuple among the registered flows.  A
- * flow in software learns its regular queue from its frames: its pool
- * lends to that queue only (rxr_lend_page()).
- *
- * Context: RCU read side, or BH disabled (a NAPI poll): the flow stays
- * valid until it ends, since flows are freed after an RCU grace period.
- * Return: the flow, or NULL for a frame of no priority flow.
- */
-struct rxr_flow *rxr_classify(const struct net_device *dev, int rxq,
-			      const void *data, unsigned int len)
-{
-	struct rxr_flow *flow = NULL;
-	struct rxr_dev *rdev;
-
-	/* A NAPI poll holds no rcu_read_lock(): take it for lockdep's sake,
-	 * the caller's BH-disabled section keeps the flow alive after.
-	 */
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev)
-		flow = __rxr_classify(rdev, rxq, data, len);
-	rcu_read_unlock();
-	return flow;
-}
-EXPORT_SYMBOL_GPL(rxr_classify);
-
-static unsigned int rxr_pick(struct rxr_flow_set *set, int policy)
-{
-	unsigned int i, n = READ_ONCE(set->n);
-	u32 total = 0, r;
-	struct rxr_flow *flow;
-
-	if (policy == RXR_FALLBACK_RANDOM)
-		return get_random_u32_below(n);
-
-	/* Weight each flow by the packets it received lately, plus one. */
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(set->flow[i]);
-		if (flow)
-			total += min(atomic_read(&flow->hits), 1 << 20) + 1;
-	}
-	if (!total)
-		return 0;
-	r = get_random_u32_below(total);
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(set->flow[i]);
-		if (!flow)
-			continue;
-		total = min(atomic_read(&flow->hits), 1 << 20) + 1;
-		if (r < total)
-			return i;
-		r -= total;
-	}
-	return 0;
-}
-
-/**
- * rxr_lend_page() - lend a regular RX queue a page of a priority pool
- * @dev: the device whose own allocation failed
- * @rxq: the regular RX queue the page is for
- * @posted: buffers the queue has posted now
- *
- * Arcangeli's fallback: picks one of @dev's flows that are not in a
- * hardware slot (net.core.rx_reserve_fallback says how) and takes a page of
- * its pool; if that pool is empty, already lends half of its pages
- * (rxr_pool_lend()), or its flow's frames arrive on another queue
- * (rxr_classify() learns which), tries the others in turn: a page lent
- * to a queue its flow never reaches would only be recycled in place.
- * When none lends, the device's rings stall when empty (@ring_stall in
- * &struct rxr_dev_caps) and the queue has fewer than %RXR_LEND_LOW
- * buffers posted, a steered flow's pool lends, within the same limit: a
- * queue that runs dry stalls QEMU's NIC models, the reserve queue with it.
- * rxr_rx_verdict() decides what the frame that lands in the page does,
- * and ends the loan when the page leaves the ring; a driver that frees a
- * lent buffer without a frame calls rxr_page_unlend().  Allocates
- * nothing.
- *
- * Context: any context.
- * Return: a page, or NULL.
- */
-struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
-			   unsigned int posted)
-{
-	struct rxr_pool *pool = NULL;
-	struct page *page = NULL;
-	struct rxr_dev *rdev;
-	unsigned int n;
-
-	if (!rxr_active())
-		return NULL;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
-		n = READ_ONCE(rdev->sw.n);
-		if (n)
-			page = rxr_set_take(&rdev->sw,
-					    rxr_pick(&rdev->sw,
-						     READ_ONCE(rxr_fallback)),
-					    true, rxq, &pool);
-		if (!page && rdev->caps.ring_stall && posted < RXR_LEND_LOW &&
-		    (int)rxq != rdev->caps.reserve_queue)
-			page = rxr_set_take(&rdev->hw,
-					    atomic_inc_return(&rdev->hand),
-					    true, -1, &pool);
-	}
-	if (page) {
-		rxr_dev_count(dev, RXR_STAT_LENT, 1);
-		if (trace_rxr_lend_enabled())
-			trace_rxr_lend(dev, rxr_pool_free_pages(pool));
-	}
-	rcu_read_unlock();
-	return page;
-}
-EXPORT_SYMBOL_GPL(rxr_lend_page);
-
-/**
- * rxr_flow_owns() - whether a lent page's frame belongs to its owner
- * @flow: what rxr_classify() said of the frame
- * @tag: the pool rxr_lend_page() lent the page from
- *
- * Only the owner's frames are passed up: a pool bounds what its own flow
- * holds, so one busy priority flow cannot drain another's reserve.
- *
- * Return: true if @flow owns @tag.
- */
-bool rxr_flow_owns(const struct rxr_flow *flow, const struct rxr_pool *tag)
-{
-	return flow && tag && flow->pool == tag;
-}
-EXPORT_SYMBOL_GPL(rxr_flow_owns);
-
-/* Whether @flow takes its pages on @rdev's reserve queue: steered there,
- * or any flow on a device without filter slots (rxr_queue_page()).
- */
-static bool rxr_flow_on_reserve(const struct rxr_dev *rdev,
-				const struct rxr_flow *flow)
-{
-	return !rdev->caps.hw_slots || READ_ONCE(flow->slot) >= 0;
-}
-
-/* Whether pool page @tag still belongs in RX queue @rxq of @rdev: on the
- * reserve queue, a page of a flow rxr_queue_page() takes from; on a
- * regular queue, a page of a software flow that lends to @rxq, or of a
- * steered flow on a device whose rings stall when empty.  RCU read side.
- */
-static bool rxr_buf_fits(struct rxr_dev *rdev, unsigned int rxq,
-			 const struct rxr_pool *tag)
-{
-	bool reserve = (int)rxq == rdev->caps.reserve_queue;
-	struct rxr_flow *flow;
-	unsigned int i, n;
-
-	if (!rdev->attached || !READ_ONCE(rdev->enabled))
-		return false;
-	n = READ_ONCE(rdev->hw.n);
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(rdev->hw.flow[i]);
-		if (flow && flow->pool == tag)
-			return reserve || rdev->caps.ring_stall;
-	}
-	n = READ_ONCE(rdev->sw.n);
-	for (i = 0; i < n; i++) {
-		flow = READ_ONCE(rdev->sw.flow[i]);
-		if (flow && flow->pool == tag)
-			return reserve ? !rdev->caps.hw_slots :
-					 rxr_flow_lends_to(flow, rxq);
-	}
-	return false;
-}
-
-/**
- * rxr_lent_fits() - whether a lent page still belongs on its queue
- * @dev: the device
- * @rxq: the regular RX queue whose ring holds the page
- * @tag: the pool rxr_lend_page() lent the page from
- *
- * Once a lent page's flow has left @dev (a route change), or turned out to
- * arrive on another queue, the page only holds back that flow's lending:
- * the driver gives it back (rxr_page_unlend() and put_page()) and posts
- * what a refill finds instead, if anything.  A steered flow's pool lends
- * to any regular queue that runs low (rxr_lend_page()): its pages fit
- * there on a device whose rings stall when empty.
- *
- * Context: RCU read side, or BH disabled (a NAPI poll).
- * Return: true if @tag's flow is a software flow of @dev that lends to
- * @rxq, or, on such a device, a flow steered to its reserve queue.
- */
-bool rxr_lent_fits(struct net_device *dev, unsigned int rxq,
-		   const struct rxr_pool *tag)
-{
-	struct rxr_dev *rdev;
-	bool fits = false;
-
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && (int)rxq != rdev->caps.reserve_queue)
-		fits = rxr_buf_fits(rdev, rxq, tag);
-	rcu_read_unlock();
-	return fits;
-}
-EXPORT_SYMBOL_GPL(rxr_lent_fits);
-
-/**
- * rxr_rx_verdict() - what a driver does with a received buffer
- * @dev: the device
- * @rxq: the RX queue the buffer was posted on
- * @page: the head page of the frame's first buffer, or NULL for a buffer
- *	that is not in a page of its own (a kmalloc()ed skb head)
- * @data: the frame, from its Ethernet header
- * @len: bytes at @data: the headers are enough
- * @rb: filled with what the verdict saw, for rxr_rx_up()
- *
- * The one place rx-reserve's RX policy lives (the table in rx-reserve.rst):
- *
- * - A buffer of the driver's own, on a regular queue, on a device out of
- *   emergency mode: %RXR_PASS, with no classification.
- * - A pool page carries its owner's frame up (%RXR_PASS_POOL): on a
- *   regular queue, the flow whose pool lent it; on the reserve queue,
- *   any flow the queue takes its pages for.  Any other frame in a pool
- *   page is copied up (%RXR_COPY), a non-priority frame only out of
- *   emergency mode (%RXR_RECYCLE in it): a pool page never goes up with
- *   another flow's frame.
- * - In emergency mode, on a device that carries priority flows, a
- *   non-priority frame is dropped and its buffer reposted in place
- *   (%RXR_RECYCLE); a device without flows never drops a frame here.
- *
- * A pool page that no longer belongs in its ring (its flow left, took a
- * slot or moved queue, rx-reserve went off), and a page lent to a regular
- * queue once the device is out of emergency mode, is marked
- * @rb->release: it goes back to its pool and the driver refills the
- * slot with its own allocation, which lends again if that fails.
- * Counts copies and recycles.
- *
- * Context: NAPI, or BH disabled.
- * Return: the verdict.
- */
-enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
-				struct page *page, const void *data,
-				unsigned int len, struct rxr_rx_buf *rb)
-{
-	const struct rxr_pool *tag = page ? rxr_page_pool(page) : NULL;
-	enum rxr_verdict v = RXR_PASS;
-	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	bool reserve, emerg;
-
-	rb->flow = NULL;
-	rb->pool = tag;
-	rb->release = false;
-	rb->shared = false;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (!rdev) {
-		/* A pool page left in a ring goes back once. */
-		if (tag) {
-			rb->release = true;
-			v = RXR_COPY;
-		}
-		goto out;
-	}
-	reserve = (int)rxq == rdev->caps.reserve_queue &&
-		  READ_ONCE(rdev->enabled);
-	emerg = READ_ONCE(rdev->emergency) && READ_ONCE(rdev->nflows);
-	if (!tag && !reserve && !emerg)
-		goto out;
-	flow = __rxr_classify(rdev, rxq, data, len);
-	rb->flow = flow;
-	if (tag) {
-		rb->shared = reserve;
-		if (flow && (flow->pool == tag ||
-			     (reserve && rxr_flow_on_reserve(rdev, flow)))) {
-			v = RXR_PASS_POOL;
-			goto out;
-		}
-		v = flow || !emerg ? RXR_COPY : RXR_RECYCLE;
-		/* A lent page goes back once memory is fine again. */
-		rb->release = (!reserve && !emerg) ||
-			      !rxr_buf_fits(rdev, rxq, tag);
-	} else if (!flow && emerg) {
-		v = RXR_RECYCLE;
-	}
-	if (v == RXR_COPY)
-		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
-	else if (v == RXR_RECYCLE)
-		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
-out:
-	/* A lent page that goes up or back leaves its ring: the loan ends. */
-	if (tag && (v == RXR_PASS_POOL || rb->release))
-		rxr_page_unlend(page);
-	rcu_read_unlock();
-	return v;
-}
-EXPORT_SYMBOL_GPL(rxr_rx_verdict);
-
-/**
- * rxr_rx_up() - the last look at an skb that rx-reserve judged
- * @dev: the device
- * @skb: the frame, built by the driver, about to go up
- * @rb: rxr_rx_verdict()'s view of its first buffer
- *
- * Every pool page in @skb (its head and its fragments: a frame may span
- * buffers) must be its flow's, or, on the reserve queue, of a pool the
- * queue takes pages from for a priority flow.  Marks an skb that carries
- * pool pages pfmemalloc, so that only a memalloc socket or the owner
- * takes it, and counts it.  A frame that carries another flow's pool page
- * is counted and refused: the driver drops it.
- *
- * Context: NAPI, or BH disabled.
- * Return: true if the driver passes @skb up; false: it frees it.
- */
-bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
-	       const struct rxr_rx_buf *rb)
-{
-	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	bool pool = false, other = false;
-	const struct rxr_pool *tag;
-	struct page *page;
-	unsigned int i;
-
-	for (i = 0; i <= shinfo->nr_frags; i++) {
-		if (i < shinfo->nr_frags)
-			page = compound_head(skb_frag_page(&shinfo->frags[i]));
-		else if (skb->head_frag)
-			page = virt_to_head_page(skb->head);
-		else
-			break;
-		tag = rxr_page_pool(page);
-		if (!tag)
-			continue;
-		pool = true;
-		if (!rb->flow || (tag != rb->flow->pool && !rb->shared))
-			other = true;
-	}
-	if (other) {
-		rxr_dev_count(dev, RXR_STAT_POOL_UP_OTHER, 1);
-		return false;
-	}
-	if (pool) {
-		skb->pfmemalloc = true;
-		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
-	}
-	return true;
-}
-EXPORT_SYMBOL_GPL(rxr_rx_up);
-
-/* Enough of a frame for the classifier: Ethernet, a VLAN tag, IPv4 with
- * options or IPv6, and the TCP ports.
- */
-#define RXR_SKB_HDR_LEN	128
-
-/* Whether @skb or an skb on its frag_list holds a pool page other than
- * @flow's: sets *@pool if it holds any.  Ends the loan of the pages it
- * looks at.
- */
-static bool rxr_skb_other(struct sk_buff *skb, const struct rxr_flow *flow,
-			  bool *pool)
-{
-	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	const struct rxr_pool *tag;
-	struct sk_buff *frag;
-	struct page *page;
-	unsigned int i;
-
-	for (i = 0; i < shinfo->nr_frags; i++) {
-		/* A fragment may sit in a tail page of a driver's
-		 * compound page, whose private field is the folio's.
-		 */
-		page = compound_head(skb_frag_page(&shinfo->frags[i]));
-		tag = rxr_page_pool(page);
-		if (!tag)
-			continue;
-		/* Up or back, it left its ring. */
-		rxr_page_unlend(page);
-		*pool = true;
-		if (!flow || tag != flow->pool)
-			return true;
-	}
-	skb_walk_frags(skb, frag)
-		if (rxr_skb_other(frag, flow, pool))
-			return true;
-	return false;
-}
-
-/**
- * rxr_rx_skb() - the verdict on an skb a driver built itself
- * @dev: the device
- * @rxq: the RX queue it arrived on
- * @skb: a frame whose first buffer rxr_rx_verdict() passed (%RXR_PASS),
- *	built the driver's way, from its Ethernet header on
- *
- * A frame that spans buffers may have landed in a page lent to the ring
- * after its first buffer.  Such a frame goes up in the pool pages only if
- * it is their flow's (marked pfmemalloc); another frame is copied up out
- * of emergency mode and dropped in it, as rxr_rx_verdict() decides for a
- * first buffer.  A frame without pool pages, nearly all of them, costs a
- * look at the page of each fragment and no classification.
- *
- * Context: NAPI, while rxr_active().
- * Return: @skb, its copy (@skb freed), or NULL (@skb freed: dropped).
- */
-struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
-			   struct sk_buff *skb)
-{
-	u8 hdr[RXR_SKB_HDR_LEN];
-	struct rxr_flow *flow = NULL;
-	struct sk_buff *copy = NULL;
-	bool pool = false, emerg;
-	struct rxr_dev *rdev;
-	const void *data;
-	unsigned int len;
-
-	if (!rxr_skb_other(skb, NULL, &pool))
-		return skb;
-	/* The headers may be in a fragment: virtio-net's page_to_skb()
-	 * leaves only the Ethernet header in the head of a large frame.
-	 */
-	len = min_t(unsigned int, skb->len, sizeof(hdr));
-	data = skb_header_pointer(skb, 0, len, hdr);
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && data)
-		flow = __rxr_classify(rdev, rxq, data, len);
-	pool = false;
-	if (!rxr_skb_other(skb, flow, &pool)) {
-		skb->pfmemalloc = true;
-		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
-		rcu_read_unlock();
-		return skb;
-	}
-	emerg = rdev && READ_ONCE(rdev->emergency) && READ_ONCE(rdev->nflows);
-	rcu_read_unlock();
-	if (flow || !emerg)
-		copy = skb_copy(skb, GFP_ATOMIC | __GFP_NOWARN);
-	/* The pool pages go back with @skb. */
-	kfree_skb(skb);
-	if (copy)
-		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
-	else
-		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED :
-			      RXR_STAT_RECYCLED, 1);
-	return copy;
-}
-EXPORT_SYMBOL_GPL(rxr_rx_skb);
-
-/**
- * rxr_sk_tx_queue() - the TX queue for a priority socket's packets
- * @dev: the device a packet leaves on
- * @sk: the packet's socket, full
- *
- * A backend that steers a flow by the queue it last came from (the
- * host's tun, for instance) then delivers the flow's replies on the
- * reserve queue's pair too.
- *
- * Context: RCU read side (the transmit path).
- * Return: the reserve queue of @dev if @sk is a priority flow steered to
- * it in hardware, else -1.
- */
-int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk)
-{
-	struct rxr_flow *flow = READ_ONCE(sk->sk_rx_reserve);
-	struct rxr_flow *leg;
-	struct rxr_dev *rdev;
-
-	if (!flow)
-		return -1;
-	rdev = READ_ONCE(flow->key.rdev);
-	/* Under a bond whose slaves all receive, @dev may be a leg's. */
-	if (rdev && rdev->dev != dev) {
-		rdev = NULL;
-		list_for_each_entry_rcu(leg, &flow->legs, leg_node) {
-			rdev = READ_ONCE(leg->key.rdev);
-			if (rdev && rdev->dev == dev) {
-				flow = leg;
-				break;
-			}
-			rdev = NULL;
-		}
-	}
-	if (!rdev || READ_ONCE(flow->slot) < 0 || !READ_ONCE(rdev->enabled))
-		return -1;
-	return rdev->caps.reserve_queue;
-}
-EXPORT_SYMBOL_GPL(rxr_sk_tx_queue);
-
-/**
- * rxr_dev_count() - count driver events
- * @dev: the device
- * @stat: the event
- * @n: how many
- *
- * Context: any context.
- */
-void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n)
-{
-	struct rxr_dev_pcpu_stats *s;
-	struct rxr_dev *rdev;
-	unsigned long flags;
-
-	if (WARN_ON_ONCE(stat >= RXR_STAT_NUM))
-		return;
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev) {
-		s = get_cpu_ptr(rdev->stats);
-		flags = u64_stats_update_begin_irqsave(&s->syncp);
-		u64_stats_add(&s->stat[stat], n);
-		u64_stats_update_end_irqrestore(&s->syncp, flags);
-		put_cpu_ptr(rdev->stats);
-	}
-	rcu_read_unlock();
-}
-EXPORT_SYMBOL_GPL(rxr_dev_count);
-
-/* Emergency mode */
-
-/**
- * rxr_emergency_next() - emergency mode's next state
- * @on: in emergency mode now
- * @quiet_ms: milliseconds since the last failed RX allocation
- * @hold_ms: net.core.rx_reserve_emergency_hold_ms
- * @free: free pages
- * @min: sum of the zones' min watermarks
- *
- * On below the min watermark (a failed allocation turns it on at once);
- * off only once allocations have succeeded for @hold_ms and free memory
- * is back above the low watermark (min + min / 4).
- *
- * Return: the next state.
- */
-VISIBLE_IF_KUNIT bool rxr_emergency_next(bool on, unsigned long quiet_ms,
-					 unsigned long hold_ms,
-					 unsigned long free, unsigned long min)
-{
-	if (!on)
-		return free < min;
-	return quiet_ms < hold_ms || free < min + min / 4;
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_emergency_next);
-
-/* rxr_lock held. */
-static void rxr_emergency_set(struct rxr_dev *rdev, bool on,
-			      unsigned long now, const char *reason)
-{
-	if (rdev->emergency == on)
-		return;
-	WRITE_ONCE(rdev->emergency, on);
-	if (on) {
-		rdev->emergency_since = now;
-		rdev->emergency_count++;
-	} else {
-		rdev->emergency_ms += jiffies_to_msecs(now -
-						       rdev->emergency_since);
-	}
-	trace_rxr_emergency(rdev->dev, on, reason);
-	rxr_dev_notify(rdev);
-}
-
-/* The monitor's look at one device.  rxr_lock held. */
-static void __rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
-				     unsigned long free, unsigned long min)
-{
-	unsigned long quiet;
-	bool next;
-
-	if (!rdev->attached || !rdev->enabled)
-		return;
-	quiet = jiffies_to_msecs(now - READ_ONCE(rdev->last_fail));
-	/* The watermark puts a device in emergency mode only while it
-	 * carries priority flows; its own failed allocations always do.
-	 */
-	next = rxr_emergency_next(rdev->emergency, quiet,
-				  READ_ONCE(rxr_emergency_hold_ms),
-				  rdev->nflows ? free : ULONG_MAX, min);
-	rxr_emergency_set(rdev, next, now,
-			  next ? "watermark" : "recovered");
-}
-
-/**
- * rxr_dev_emergency_tick() - the monitor's look at one device
- * @rdev: the device's state
- * @now: jiffies
- * @free: free pages
- * @min: sum of the zones' min watermarks
- */
-VISIBLE_IF_KUNIT void rxr_dev_emergency_tick(struct rxr_dev *rdev,
-					     unsigned long now,
-					     unsigned long free,
-					     unsigned long min)
-{
-	spin_lock_bh(&rxr_lock);
-	__rxr_dev_emergency_tick(rdev, now, free, min);
-	spin_unlock_bh(&rxr_lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_dev_emergency_tick);
-
-/**
- * rxr_rx_alloc_failed() - a driver's RX allocation failed
- * @dev: the device
- *
- * Counts the failure and puts @dev in emergency mode at once.
- *
- * Context: any context.
- */
-void rxr_rx_alloc_failed(struct net_device *dev)
-{
-	struct rxr_dev *rdev;
-
-	rxr_dev_count(dev, RXR_STAT_ALLOC_FAIL, 1);
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
-		WRITE_ONCE(rdev->last_fail, jiffies);
-		if (!READ_ONCE(rdev->emergency)) {
-			spin_lock_bh(&rxr_lock);
-			if (!rdev->dead)
-				rxr_emergency_set(rdev, true, jiffies,
-						  "alloc-fail");
-			spin_unlock_bh(&rxr_lock);
-			/* A no-op if pending: failures must not starve it. */
-			queue_delayed_work(system_wq, &rxr_monitor_work,
-					   RXR_MONITOR_PERIOD);
-		}
-	}
-	rcu_read_unlock();
-}
-EXPORT_SYMBOL_GPL(rxr_rx_alloc_failed);
-
-/* Halve the recent-packet counts of a device's flows.  rxr_lock held. */
-static void __rxr_decay_hits(struct rxr_dev *rdev)
-{
-	struct rxr_flow *flow;
-
-	list_for_each_entry(flow, &rdev->flows, dev_node)
-		atomic_set(&flow->hits, atomic_read(&flow->hits) / 2);
-}
-
-/**
- * rxr_decay_hits() - halve the recent-packet counts of a device's flows
- * @rdev: the device's state
- */
-VISIBLE_IF_KUNIT void rxr_decay_hits(struct rxr_dev *rdev)
-{
-	spin_lock_bh(&rxr_lock);
-	__rxr_decay_hits(rdev);
-	spin_unlock_bh(&rxr_lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_decay_hits);
-
-static unsigned long rxr_min_wmark(void)
-{
-	unsigned long min = 0;
-	struct zone *zone;
-
-	for_each_populated_zone(zone)
-		min += min_wmark_pages(zone);
-	return min;
-}
-
-static void rxr_monitor_fn(struct work_struct *work)
-{
-	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
-	unsigned long min = rxr_min_wmark();
-	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	bool pools = false;
-	bool again;
-
-	spin_lock_bh(&rxr_lock);
-	again = rxr_nflows;
-	list_for_each_entry(rdev, &rxr_dev_list, node) {
-		__rxr_dev_emergency_tick(rdev, jiffies, free, min);
-		__rxr_decay_hits(rdev);
-		again |= rdev->emergency;
-	}
-	if (time_after_eq(jiffies, READ_ONCE(rxr_pool_retry_at))) {
-		list_for_each_entry(flow, &rxr_flow_list, node) {
-			pools = rxr_flow_wants_pool(flow);
-			if (pools)
-				break;
-		}
-	}
-	spin_unlock_bh(&rxr_lock);
-	if (pools)
-		queue_work(system_wq, &rxr_pool_work);
-	if (again)
-		queue_delayed_work(system_wq, &rxr_monitor_work,
-				   RXR_MONITOR_PERIOD);
-}
-
-/* Counters */
-
-static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
-	"rx_reserve_flows_hw",
-	"rx_reserve_flows_sw",
-	"rx_reserve_flows_nopool",
-	"rx_reserve_pool_pages",
-	"rx_reserve_pool_free",
-	"rx_reserve_steered",
-	"rx_reserve_lent",
-	"rx_reserve_lent_delivered",
-	"rx_reserve_recycled",
-	"rx_reserve_dropped",
-	"rx_reserve_alloc_fail",
-	"rx_reserve_slot_fail",
-	"rx_reserve_emergency",
-	"rx_reserve_emergency_ms",
-	"rx_reserve_pool_up",
-	"rx_reserve_pool_up_other",
-	"rx_reserve_copied",
-};
-
-/**
- * rxr_dev_get_info() - read a device's gauges and counters
- * @rdev: the device's state
- * @info: where to write them
- */
-VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
-				       struct rxr_dev_info *info)
-{
-	const struct rxr_dev_pcpu_stats *s;
-	struct rxr_flow *flow;
-	u64 v[RXR_STAT_NUM];
-	unsigned int start;
-	int cpu, i;
-
-	memset(info, 0, sizeof(*info));
-	for_each_possible_cpu(cpu) {
-		s = per_cpu_ptr(rdev->stats, cpu);
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			for (i = 0; i < RXR_STAT_NUM; i++)
-				v[i] = u64_stats_read(&s->stat[i]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		for (i = 0; i < RXR_STAT_NUM; i++)
-			info->stat[i] += v[i];
-	}
-
-	spin_lock_bh(&rxr_lock);
-	list_for_each_entry(flow, &rdev->flows, dev_node) {
-		if (flow->slot >= 0)
-			info->flows_hw++;
-		else
-			info->flows_sw++;
-		if (!flow->pool) {
-			info->flows_nopool++;
-			continue;
-		}
-		info->pool_pages += rxr_pool_size(flow->pool);
-		info->pool_free += rxr_pool_free_pages(flow->pool);
-	}
-	info->slot_fail = rdev->slot_fail;
-	info->emergency = rdev->emergency_count;
-	info->emergency_ms = rdev->emergency_ms;
-	if (rdev->emergency)
-		info->emergency_ms += jiffies_to_msecs(jiffies -
-						       rdev->emergency_since);
-	spin_unlock_bh(&rxr_lock);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_info);
-
-static void rxr_info_to_array(const struct rxr_dev_info *info, u64 *v)
-{
-	*v++ = info->flows_hw;
-	*v++ = info->flows_sw;
-	*v++ = info->flows_nopool;
-	*v++ = info->pool_pages;
-	*v++ = info->pool_free;
-	*v++ = info->stat[RXR_STAT_STEERED];
-	*v++ = info->stat[RXR_STAT_LENT];
-	*v++ = info->stat[RXR_STAT_LENT_DELIVERED];
-	*v++ = info->stat[RXR_STAT_RECYCLED];
-	*v++ = info->stat[RXR_STAT_DROPPED];
-	*v++ = info->stat[RXR_STAT_ALLOC_FAIL];
-	*v++ = info->slot_fail;
-	*v++ = info->emergency;
-	*v++ = info->emergency_ms;
-	*v++ = info->stat[RXR_STAT_POOL_UP];
-	*v++ = info->stat[RXR_STAT_POOL_UP_OTHER];
-	*v = info->stat[RXR_STAT_COPIED];
-}
-
-/**
- * rxr_dev_get_state() - the rx-reserve state of a device
- * @dev: the device
- *
- * Return: the state, or NULL; valid under RTNL or RCU.
- */
-VISIBLE_IF_KUNIT struct rxr_dev *rxr_dev_get_state(const struct net_device *dev)
-{
-	return rcu_dereference_check(dev->rx_reserve,
-				     lockdep_rtnl_is_held() ||
-				     rcu_read_lock_held());
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_state);
-
-/**
- * rxr_ethtool_sset_count() - number of rx-reserve counters for ethtool -S
- * @dev: the device
- *
- * Return: the number of ``rx_reserve_`` counters, the same for every
- * device.
- */
-int rxr_ethtool_sset_count(const struct net_device *dev)
-{
-	return ARRAY_SIZE(rxr_stat_names);
-}
-EXPORT_SYMBOL_GPL(rxr_ethtool_sset_count);
-
-/**
- * rxr_ethtool_get_strings() - names of the rx-reserve counters
- * @dev: the device
- * @data: the driver's string cursor, advanced past the names
- */
-void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
-		ethtool_puts(data, rxr_stat_names[i]);
-}
-EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
-
-/**
- * rxr_ethtool_get_stats() - values of the rx-reserve counters
- * @dev: the device
- * @data: the driver's value cursor, advanced past the values
- *
- * Context: any context but hard IRQ; RTNL may be held.
- */
-void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
-{
-	struct rxr_dev_info info = {};
-	struct rxr_dev *rdev;
-
-	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev)
-		rxr_dev_get_info(rdev, &info);
-	rcu_read_unlock();
-	rxr_info_to_array(&info, *data);
-	*data += ARRAY_SIZE(rxr_stat_names);
-}
-EXPORT_SYMBOL_GPL(rxr_ethtool_get_stats);
-
-static_assert(ARRAY_SIZE(rxr_stat_names) == RXR_ETHTOOL_NSTATS);
-
-/* Copy @rdev's flows to @fs, at most @max.  rxr_lock held. */
-static unsigned int rxr_dev_flows(struct rxr_dev *rdev,
-				  struct rxr_flow_state *fs, unsigned int max)
-{
-	struct rxr_flow *flow;
-	unsigned int n = 0;
-
-	list_for_each_entry(flow, &rdev->flows, dev_node) {
-		if (n == max)
-			break;
-		fs[n].tuple = flow->key.tuple;
-		fs[n].ino = flow->ino;
-		fs[n].slot = flow->slot;
-		fs[n].mark = flow->mark;
-		if (flow->pool) {
-			fs[n].pool_pages = rxr_pool_size(flow->pool);
-			fs[n].pool_free = rxr_pool_free_pages(flow->pool);
-		}
-		n++;
-	}
-	return n;
-}
-
-/**
- * rxr_dev_read_state() - a device's rx-reserve, flows included
- * @dev: the device
- * @st: filled; rxr_dev_free_state() frees what it holds
- *
- * For the ethtool netlink view.  The flows are those registered when the
- * copy is made.
- *
- * Context: process context, RTNL held.
- * Return: 0; -EOPNOTSUPP if no driver attached @dev; -ENOMEM.
- */
-int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
-{
-	struct rxr_dev_info info;
-	struct rxr_dev *rdev;
-	unsigned int n;
-
-	ASSERT_RTNL();
-	memset(st, 0, sizeof(*st));
-	rdev = rxr_dev_deref(dev);
-	if (!rdev || !rdev->attached)
-		return -EOPNOTSUPP;
-	/* Flows come and go under rxr_lock: room for a few more. */
-	n = READ_ONCE(rdev->nflows) + 8;
-	st->flows = kvcalloc(n, sizeof(*st->flows), GFP_KERNEL);
-	if (!st->flows)
-		return -ENOMEM;
-
-	rxr_dev_get_info(rdev, &info);
-	rxr_info_to_array(&info, st->stat);
-	spin_lock_bh(&rxr_lock);
-	st->nflows = rxr_dev_flows(rdev, st->flows, n);
-	st->enabled = rdev->enabled;
-	st->emergency = rdev->emergency;
-	st->reserve_queue = rdev->caps.reserve_queue;
-	st->slots = rdev->caps.hw_slots;
-	st->slot_base = rdev->caps.slot_base;
-	st->approx_slots = rdev->caps.approx_slots;
-	spin_unlock_bh(&rxr_lock);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(rxr_dev_read_state);
-
-/**
- * rxr_dev_free_state() - free what rxr_dev_read_state() allocated
- * @st: the state
- */
-void rxr_dev_free_state(struct rxr_dev_state *st)
-{
-	kvfree(st->flows);
-	st->flows = NULL;
-	st->nflows = 0;
-}
-EXPORT_SYMBOL_GPL(rxr_dev_free_state);
-
-/* /proc/net/rx_reserve */
-
-static void rxr_proc_flow(struct seq_file *seq, const struct net_device *dev,
-			  const struct rxr_flow *flow)
-{
-	const struct rxr_tuple *t = &flow->key.tuple;
-	static const char * const marks[] = {
-		"none", "memalloc", "sockopt", "memalloc,sockopt",
-	};
-
-	if (t->family == AF_INET)
-		seq_printf(seq, "flow %s family 4 local %pI4:%u remote %pI4:%u",
-			   dev->name, &t->daddr.s6_addr32[3], ntohs(t->dport),
-			   &t->saddr.s6_addr32[3], ntohs(t->sport));
-	else
-		seq_printf(seq,
-			   "flow %s family 6 local [%pI6c]:%u remote [%pI6c]:%u",
-			   dev->name, &t->daddr, ntohs(t->dport), &t->saddr,
-			   ntohs(t->sport));
-	seq_printf(seq, " slot %d pool %u free %u lent %u mark %s\n",
-		   flow->slot, flow->pool ? rxr_pool_size(flow->pool) : 0,
-		   flow->pool ? rxr_pool_free_pages(flow->pool) : 0,
-		   flow->pool ? rxr_pool_lent(flow->pool) : 0,
-		   marks[flow->mark & 3]);
-}
-
-static int rxr_proc_show(struct seq_file *seq, void *v)
-{
-	struct net *net = seq->private;
-	struct rxr_dev_info info;
-	struct net_device *dev;
-	struct rxr_flow *flow;
-	struct rxr_dev *rdev;
-	u64 val[ARRAY_SIZE(rxr_stat_names)];
-	u64 pool_free = 0;
-	unsigned int i;
-
-	spin_lock_bh(&rxr_lock);
-	list_for_each_entry(flow, &rxr_flow_list, node)
-		if (flow->pool)
-			pool_free += rxr_pool_free_pages(flow->pool);
-	spin_unlock_bh(&rxr_lock);
-	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld active %d\n",
-		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
-		   pool_free, rxr_pool_pages_out(), READ_ONCE(rxr_max_pages),
-		   atomic64_read(&rxr_nopool_cap),
-		   atomic64_read(&rxr_nopool_enomem),
-		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),
-		   atomic64_read(&rxr_nolower),
-		   rxr_active());
-
-	rtnl_lock();
-	for_each_netdev(net, dev) {
-		rdev = rtnl_dereference(dev->rx_reserve);
-		if (!rdev)
-			continue;
-		rxr_dev_get_info(rdev, &info);
-		rxr_info_to_array(&info, val);
-		seq_printf(seq, "dev %s attached %d enabled %d in_emergency %d",
-			   dev->name, rdev->attached, rdev->enabled,
-			   rdev->emergency);
-		seq_printf(seq, " reserve_queue %d slots %u slot_kind %s",
-			   rdev->caps.reserve_queue, rdev->caps.hw_slots,
-			   rdev->caps.approx_slots ? "approx" : "exact");
-		for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
-			seq_printf(seq, " %s %llu",
-				   rxr_stat_names[i] + strlen("rx_reserve_"),
-				   val[i]);
-		seq_putc(seq, '\n');
-
-		spin_lock_bh(&rxr_lock);
-		list_for_each_entry(flow, &rdev->flows, dev_node)
-			rxr_proc_flow(seq, dev, flow);
-		spin_unlock_bh(&rxr_lock);
-	}
-	rtnl_unlock();
-	return 0;
-}
-
-static int __net_init rxr_net_init(struct net *net)
-{
-	if (!proc_create_net_single("rx_reserve", 0444, net->proc_net,
-				    rxr_proc_show, NULL))
-		return -ENOMEM;
-	return 0;
-}
-
-static void __net_exit rxr_net_exit(struct net *net)
-{
-	remove_proc_entry("rx_reserve", net->proc_net);
-}
-
-static struct pernet_operations rxr_net_ops = {
-	.init = rxr_net_init,
-	.exit = rxr_net_exit,
-};
-
 /* Device unregister, which also runs when a namespace goes away. */
 
 /*
@@ -2987,164 +1412,27 @@ static struct notifier_block rxr_netdev_nb = {
 	.notifier_call = rxr_netdev_event,
 };
 
-/* Sysctls */
-
-/* Every flow lets go of its pool: its socket is left as if never marked. */
-static void rxr_release_all(void)
-{
-	struct rxr_flow *flow;
-	unsigned int i, n;
-	struct sock *sk;
-
-	spin_lock_bh(&rxr_lock);
-	n = rxr_nflows;
-	spin_unlock_bh(&rxr_lock);
-	for (i = 0; i < n; i++) {
-		sk = NULL;
-		spin_lock_bh(&rxr_lock);
-		list_for_each_entry(flow, &rxr_flow_list, node) {
-			if (flow->sk &&
-			    refcount_inc_not_zero(&flow->sk->sk_refcnt)) {
-				sk = flow->sk;
-				break;
-			}
-		}
-		spin_unlock_bh(&rxr_lock);
-		if (!sk)
-			break;
-		lock_sock(sk);
-		rxr_sk_unmark(sk, RXR_MARK_MEMALLOC | RXR_MARK_SOCKOPT);
-		release_sock(sk);
-		sock_put(sk);
-	}
-}
-
-static int rxr_enabled_handler(const struct ctl_table *table, int write,
-			       void *buffer, size_t *lenp, loff_t *ppos)
-{
-	int err;
-
-	err = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-	if (!err && write && !READ_ONCE(rxr_enabled))
-		rxr_release_all();
-	return err;
-}
-
-static int rxr_one = 1;
-static int rxr_enabled_max = 1;
-static int rxr_pool_max = RXR_POOL_MAX_PAGES;
-static int rxr_max_pages_max;
-static int rxr_fallback_max = RXR_FALLBACK_WEIGHTED;
-static int rxr_hold_min = 10;
-static int rxr_hold_max = 60000;
-
-static struct ctl_table rxr_sysctl[] = {
-	{
-		.procname	= "rx_reserve_enabled",
-		.data		= &rxr_enabled,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= rxr_enabled_handler,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &rxr_enabled_max,
-	},
-	{
-		.procname	= "rx_reserve_pool_pages",
-		.data		= &rxr_pool_pages,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= &rxr_one,
-		.extra2		= &rxr_pool_max,
-	},
-	{
-		.procname	= "rx_reserve_max_pages",
-		.data		= &rxr_max_pages,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &rxr_max_pages_max,
-	},
-	{
-		.procname	= "rx_reserve_fallback",
-		.data		= &rxr_fallback,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= &rxr_fallback_max,
-	},
-	{
-		.procname	= "rx_reserve_emergency_hold_ms",
-		.data		= &rxr_emergency_hold_ms,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
-		.extra1		= &rxr_hold_min,
-		.extra2		= &rxr_hold_max,
-	},
-};
-
-/**
- * rxr_set_fallback_policy() - set net.core.rx_reserve_fallback
- * @policy: &enum rxr_fallback_policy
- */
-VISIBLE_IF_KUNIT void rxr_set_fallback_policy(int policy)
-{
-	WRITE_ONCE(rxr_fallback, policy);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxr_set_fallback_policy);
-
-static int __init rxr_setup(char *str)
-{
-	bool on;
-
-	if (kstrtobool(str, &on))
-		return 0;
-	rxr_off = !on;
-	return 1;
-}
-__setup("rx_reserve=", rxr_setup);
-
 static int __init rxr_init(void)
 {
 	int err;
 
-	if (rxr_off) {
-		/* Off until the next boot: the sysctl cannot turn it on. */
-		rxr_enabled = 0;
-		rxr_enabled_max = 0;
+	if (rxr_off)
 		pr_info("rx-reserve: off (rx_reserve=off)\n");
-	}
-
 	BUILD_BUG_ON(sizeof(struct rxr_flow_key) !=
 		     sizeof(struct rxr_dev *) + sizeof(struct rxr_tuple));
 	err = rhashtable_init(&rxr_flow_ht, &rxr_flow_ht_params);
 	if (err)
 		return err;
-	/* At most half of memory may be reserved. */
-	rxr_max_pages_max = min_t(unsigned long, totalram_pages() / 2,
-				  INT_MAX);
-	rxr_max_pages = min(rxr_max_pages, rxr_max_pages_max);
-
-	err = register_pernet_subsys(&rxr_net_ops);
-	if (err)
-		goto err_ht;
 	err = register_netdevice_notifier(&rxr_netdev_nb);
 	if (err)
-		goto err_pernet;
-	if (!register_net_sysctl_sz(&init_net, "net/core", rxr_sysctl,
-				    ARRAY_SIZE(rxr_sysctl))) {
-		err = -ENOMEM;
+		goto err_ht;
+	err = rxr_user_init();
+	if (err)
 		goto err_notifier;
-	}
 	return 0;
 
 err_notifier:
 	unregister_netdevice_notifier(&rxr_netdev_nb);
-err_pernet:
-	unregister_pernet_subsys(&rxr_net_ops);
 err_ht:
 	rhashtable_destroy(&rxr_flow_ht);
 	return err;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rx-reserve internals, shared by net/core/rx_reserve.c and its KUnit
+ * rx-reserve internals, shared by net/core/rx_reserve.c,
+ * rx_reserve_steer.c, rx_reserve_rx.c, rx_reserve_user.c and the KUnit
  * suite.
  */
 #ifndef _NET_CORE_RX_RESERVE_PRIV_H
@@ -199,6 +200,68 @@ struct rxr_dev_info {
 	u64 emergency_ms;
 };
 
+/* Shared by rx_reserve.c (the registry), rx_reserve_steer.c,
+ * rx_reserve_rx.c and rx_reserve_user.c.
+ *
+ * rxr_lock protects the flow and device lists, each flow's registration
+ * (rdev, tuple, slot, set index, legs), each device's sets, hash chains
+ * (for writers) and slot owners, and sk->sk_rx_reserve.
+ */
+extern spinlock_t rxr_lock;
+extern struct list_head rxr_flow_list;
+extern struct list_head rxr_dev_list;
+extern unsigned int rxr_nflows;
+extern struct rhashtable rxr_flow_ht;
+extern const struct rhashtable_params rxr_flow_ht_params;
+
+/* Global counters, shown in /proc/net/rx_reserve. */
+extern atomic_t rxr_pages_total;
+extern atomic64_t rxr_nopool_cap;
+extern atomic64_t rxr_nopool_enomem;
+extern atomic64_t rxr_nodev;
+extern atomic64_t rxr_nohash;
+extern atomic64_t rxr_nolower;
+
+/* rx_reserve=off on the command line: no device attaches, no flow. */
+extern bool rxr_off;
+
+/* The sysctls' values, see rx_reserve_user.c. */
+extern int rxr_enabled;
+extern int rxr_pool_pages;
+extern int rxr_max_pages;
+extern int rxr_fallback;
+extern int rxr_emergency_hold_ms;
+
+#define RXR_MONITOR_PERIOD	(HZ / 10)
+#define RXR_POOL_RETRY		HZ
+extern struct delayed_work rxr_monitor_work;
+extern struct work_struct rxr_pool_work;
+extern unsigned long rxr_pool_retry_at;
+
+/* rx_reserve.c */
+struct rxr_dev *rxr_dev_deref(const struct net_device *dev);
+void rxr_set_add(struct rxr_flow_set *set, struct rxr_flow *flow);
+void rxr_set_del(struct rxr_flow_set *set, struct rxr_flow *flow);
+void rxr_dev_put(struct rxr_dev *rdev);
+void rxr_flow_put(struct rxr_flow *flow);
+void rxr_dev_kick(struct rxr_dev *rdev);
+void rxr_dev_notify(struct rxr_dev *rdev);
+bool rxr_flow_wants_pool(const struct rxr_flow *flow);
+void rxr_sk_unmark(struct sock *sk, u8 mark);
+
+/* rx_reserve_steer.c */
+void rxr_dev_sync(struct rxr_dev *rdev);
+void rxr_dev_sync_work(struct work_struct *work);
+void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n);
+
+/* rx_reserve_rx.c */
+void rxr_emergency_set(struct rxr_dev *rdev, bool on, unsigned long now,
+		       const char *reason);
+void rxr_monitor_fn(struct work_struct *work);
+
+/* rx_reserve_user.c */
+int rxr_user_init(void);
+
 #if IS_ENABLED(CONFIG_KUNIT)
 struct rxr_flow *rxr_flow_create(u8 mark, unsigned int npages);
 void rxr_flow_release(struct rxr_flow *flow);
@@ -208,7 +271,6 @@ int rxr_flow_bind(struct rxr_flow *flow, struct net_device *dev,
 int rxr_flow_bind_devs(struct rxr_flow *flow, struct net_device **devs,
 		       unsigned int n, const struct rxr_tuple *t);
 void rxr_flow_unbind(struct rxr_flow *flow);
-void rxr_dev_sync(struct rxr_dev *rdev);
 struct rxr_dev *rxr_dev_get_state(const struct net_device *dev);
 void rxr_dev_get_info(struct rxr_dev *rdev, struct rxr_dev_info *info);
 struct rxr_flow *rxr_sk_flow(const struct sock *sk);

@@ -307,8 +307,12 @@ TARGETING+=" NAPI: task filter off, atomic only"
 if [ -e "$DBG/failslab/require-start" ] &&
    [ -e "$DBG/fail_page_alloc/require-start" ]; then
 	awk '$2 == "t" || $2 == "T"' /proc/kallsyms > "$TMPF.ksyms"
+	# The registry and steering, two objects linked one after the
+	# other.
 	RANGE_CORE=$(text_range __rxr_sk_update rxr_sk_memalloc \
-		rxr_sk_setsockopt rxr_dev_attach rxr_dev_detach)
+		rxr_sk_setsockopt rxr_dev_attach rxr_dev_detach \
+		rxr_tuple_to_fs rxr_dev_sync rxr_dev_sync_work \
+		rxr_ethtool_check_rxnfc)
 	RANGE_NSIM=$(text_range nsim_rxr_xmit nsim_rxr_poll nsim_rxr_open \
 		nsim_rxr_stop)
 	rm -f "$TMPF.ksyms"
@@ -317,7 +321,7 @@ if [ -e "$DBG/failslab/require-start" ] &&
 		STACK=1
 		TASK_TIMES=-1
 		TARGETING="stack filter"
-		echo "# stack filter: rx_reserve.c $RANGE_CORE," \
+		echo "# stack filter: rx_reserve*.c $RANGE_CORE," \
 		     "netdevsim rx_reserve.c $RANGE_NSIM"
 		;;
 	*)
