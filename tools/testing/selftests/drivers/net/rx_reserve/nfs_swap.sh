@@ -46,7 +46,10 @@ cleanup()
 	umount -f "$MNT" 2> /dev/null
 	[ -d "$CG" ] && rmdir "$CG" 2> /dev/null
 	if [ -e "/run/netns/$NS" ]; then
-		[ -n "${MOUNTD:-}" ] && kill "$MOUNTD" 2> /dev/null
+		if [ -n "${MOUNTD:-}" ]; then
+			kill "$MOUNTD" 2> /dev/null
+			wait "$MOUNTD" 2> /dev/null
+		fi
 		srv rpc.nfsd 0 2> /dev/null
 		srv exportfs -ua 2> /dev/null
 		mountpoint -q /proc/fs/nfsd && umount /proc/fs/nfsd
@@ -70,7 +73,11 @@ srv mount -t nfsd none /proc/fs/nfsd &&
 	srv exportfs -ra &&
 	srv rpc.nfsd -N 3 -U --grace-time 10 --lease-time 10 4
 check_eq "nfsd started in $NS" 0 "$?"
-srv rpc.mountd -N 3 -u -F > /tmp/rxr_mountd.log 2>&1 &
+# Not through srv: $! must be rpc.mountd itself (nsenter execs it), not
+# a subshell whose kill would leave it running in $NS, holding the
+# namespace, and the second NIC in it, after "ip netns del".
+nsenter --net="/run/netns/$NS" rpc.mountd -N 3 -u -F \
+	> /tmp/rxr_mountd.log 2>&1 &
 MOUNTD=$!
 listening() { srv netstat -ltn | grep -q ':2049 '; }
 check_ok "nfsd listens on $SADDR:2049" poll 100 listening
@@ -146,5 +153,10 @@ check_ge "$NIC rx bytes: the swapped-in pages came through it" \
 if [ -r "$RXR_PROC" ]; then
 	check_ok "the NFS flow still on $NIC after the load" has_flow
 fi
+
+# Torn down, the server's namespace goes, and the second NIC comes back
+# for the tests after this one.
+cleanup
+check_ok "$N2 back in this namespace after the teardown" rxr_nic2_wait
 
 exit "$RET"
