@@ -56,8 +56,6 @@ mod_gone() { ! mod_loaded; }
 # namespace), netdevsim devices ID_A and ID_B with 2 queues, linked.
 nsim_devs()
 {
-	local fa fb ia ib
-
 	echo "$ID_A 1 2" > "$NSIM_BUS/new_device" || return 1
 	DEV_A=$(slowwait 5 ls "$NSIM_BUS/devices/netdevsim$ID_A/net/") ||
 		return 1
@@ -69,12 +67,7 @@ nsim_devs()
 	ip -n "$NS_A" link set "$DEV_A" up
 	ip addr add 198.51.100.2/24 dev "$DEV_B"
 	ip link set "$DEV_B" up
-	ia=$(ip -n "$NS_A" -o link show "$DEV_A" | cut -d: -f1)
-	ib=$(ip -o link show "$DEV_B" | cut -d: -f1)
-	exec {fa}< "/run/netns/$NS_A"
-	exec {fb}< /proc/self/ns/net
-	echo "$fa:$ia $fb:$ib" > "$NSIM_BUS/link_device" || return 1
-	exec {fa}<&- {fb}<&-
+	nsim_link "$NS_A" "$DEV_A" "" "$DEV_B" || return 1
 	NIC=$DEV_B
 	# netdevsim counts no rx: what DEV_B received, DEV_A sent.
 	BLK_RX_STAT="$DEV_A tx bytes $NS_A"

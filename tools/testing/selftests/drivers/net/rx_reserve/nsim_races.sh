@@ -291,8 +291,6 @@ nsim_named()
 # without addresses, for the route event.
 pair2_up()
 {
-	local fd_a fd_b idx_a idx_b
-
 	ID_A2=$((ID_A + 1024))
 	ID_B2=$((ID_A + 1536))
 	DEV_A2=rxra2 DEV_B2=rxrb2
@@ -301,12 +299,7 @@ pair2_up()
 	DFS_B2=/sys/kernel/debug/netdevsim/netdevsim$ID_B2/ports/0/rx_reserve
 	ip -n "$NS_A" link set "$DEV_A2" up
 	ip -n "$NS_B" link set "$DEV_B2" up
-	exec {fd_a}< "/run/netns/$NS_A"
-	exec {fd_b}< "/run/netns/$NS_B"
-	idx_a=$(ip -n "$NS_A" -o link show "$DEV_A2" | cut -d: -f1)
-	idx_b=$(ip -n "$NS_B" -o link show "$DEV_B2" | cut -d: -f1)
-	echo "$fd_a:$idx_a $fd_b:$idx_b" > "$NSIM_BUS/link_device" || return 1
-	exec {fd_a}<&- {fd_b}<&-
+	nsim_link "$NS_A" "$DEV_A2" "$NS_B" "$DEV_B2" || return 1
 	MAC_A2=$(mac "$NS_A" "$DEV_A2")
 	MAC_B2=$(mac "$NS_B" "$DEV_B2")
 	path_fix

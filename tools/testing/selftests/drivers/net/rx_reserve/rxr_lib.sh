@@ -302,6 +302,25 @@ nsim_new()
 	echo "$dev"
 }
 
+# nsim_link NS_A DEV_A NS_B DEV_B: link two netdevsim ports; an empty
+# NS is this namespace.
+nsim_link()
+{
+	local fd_a fd_b idx_a idx_b rc
+	local ns_a=/proc/self/ns/net ns_b=/proc/self/ns/net
+
+	[ -n "$1" ] && ns_a=/run/netns/$1
+	[ -n "$3" ] && ns_b=/run/netns/$3
+	idx_a=$(ip ${1:+-n "$1"} -o link show "$2" | cut -d: -f1)
+	idx_b=$(ip ${3:+-n "$3"} -o link show "$4" | cut -d: -f1)
+	exec {fd_a}< "$ns_a"
+	exec {fd_b}< "$ns_b"
+	echo "$fd_a:$idx_a $fd_b:$idx_b" > "$NSIM_BUS/link_device"
+	rc=$?
+	exec {fd_a}<&- {fd_b}<&-
+	return "$rc"
+}
+
 # nsim_pair QUEUES [second]: two linked netdevsim ports with QUEUES queues each,
 # DEV_A (198.51.100.1) in NS_A and DEV_B (198.51.100.2) in NS_B.  Sets
 # ID_A, ID_B, IDX_B (DEV_B's ifindex) and DFS_B, the rx_reserve debugfs
@@ -310,7 +329,7 @@ nsim_new()
 # ID_D, IDX_D, DFS_D.
 nsim_pair()
 {
-	local fd_a fd_b idx_a a=A b=B net=198.51.100 base=0
+	local a=A b=B net=198.51.100 base=0
 
 	if [ "${2:-}" = second ]; then
 		a=C b=D net=198.51.101 base=$((ID_A + 1024))
@@ -331,12 +350,8 @@ nsim_pair()
 	ip -n "$ns_b" addr add "$net.2/24" dev "$dev_b"
 	ip -n "$ns_a" link set "$dev_a" up
 	ip -n "$ns_b" link set "$dev_b" up
-	exec {fd_a}< "/run/netns/$ns_a"
-	exec {fd_b}< "/run/netns/$ns_b"
-	idx_a=$(ip -n "$ns_a" -o link show "$dev_a" | cut -d: -f1)
 	idx_b=$(ip -n "$ns_b" -o link show "$dev_b" | cut -d: -f1)
-	echo "$fd_a:$idx_a $fd_b:$idx_b" > "$NSIM_BUS/link_device" || return 1
-	exec {fd_a}<&- {fd_b}<&-
+	nsim_link "$ns_a" "$dev_a" "$ns_b" "$dev_b" || return 1
 	# Resolve the neighbours now: a test that makes refill fail drops
 	# every non-priority frame, ARP replies included.
 	ip netns exec "$ns_a" ping -c 1 -W 5 -q "$net.2" > /dev/null &&
