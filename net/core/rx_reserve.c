@@ -512,6 +512,40 @@ VISIBLE_IF_KUNIT void rxr_flow_release(struct rxr_flow *flow)
 EXPORT_SYMBOL_IF_KUNIT(rxr_flow_release);
 
 /**
+ * rxr_next_sk_flow() - walk the priority sockets one at a time
+ * @prev: the flow the walk is at, or NULL to start; its reference is put
+ * @skp: set to the next flow's socket, with a reference
+ *
+ * For walks that lock each socket, and so cannot hold rxr_lock across the
+ * list: the walk goes on from @prev, or from the list's head if @prev was
+ * released meanwhile (the flows before it may then be seen again).
+ *
+ * Context: process context.
+ * Return: the next flow that has a socket, with a reference, or NULL.
+ */
+struct rxr_flow *rxr_next_sk_flow(struct rxr_flow *prev, struct sock **skp)
+{
+	struct rxr_flow *flow = NULL;
+
+	*skp = NULL;
+	spin_lock_bh(&rxr_lock);
+	if (prev && !prev->released)
+		flow = prev;
+	flow = list_prepare_entry(flow, &rxr_flow_list, node);
+	list_for_each_entry_continue(flow, &rxr_flow_list, node) {
+		if (flow->sk && refcount_inc_not_zero(&flow->sk->sk_refcnt)) {
+			refcount_inc(&flow->refcnt);
+			*skp = flow->sk;
+			break;
+		}
+	}
+	spin_unlock_bh(&rxr_lock);
+	if (prev)
+		rxr_flow_put(prev);
+	return *skp ? flow : NULL;
+}
+
+/**
  * rxr_flow_bind_devs() - register a flow with the devices that receive it
  * @flow: a socket's flow
  * @devs: the devices
@@ -1339,27 +1373,10 @@ EXPORT_SYMBOL_GPL(rxr_dev_emergency);
 static void rxr_resync_flows(void)
 {
 	struct rxr_flow *flow;
-	unsigned int i, j, n;
 	struct sock *sk;
 
-	spin_lock_bh(&rxr_lock);
-	n = rxr_nflows;
-	spin_unlock_bh(&rxr_lock);
-	for (i = 0; i < n; i++) {
-		sk = NULL;
-		j = 0;
-		spin_lock_bh(&rxr_lock);
-		list_for_each_entry(flow, &rxr_flow_list, node) {
-			if (j++ != i)
-				continue;
-			if (flow->sk &&
-			    refcount_inc_not_zero(&flow->sk->sk_refcnt))
-				sk = flow->sk;
-			break;
-		}
-		spin_unlock_bh(&rxr_lock);
-		if (!sk)
-			continue;
+	for (flow = rxr_next_sk_flow(NULL, &sk); flow;
+	     flow = rxr_next_sk_flow(flow, &sk)) {
 		__rxr_sk_update(sk);
 		sock_put(sk);
 	}

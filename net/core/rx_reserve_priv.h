@@ -248,6 +248,7 @@ void rxr_dev_kick(struct rxr_dev *rdev);
 void rxr_dev_notify(struct rxr_dev *rdev);
 bool rxr_flow_wants_pool(const struct rxr_flow *flow);
 void rxr_sk_unmark(struct sock *sk, u8 mark);
+struct rxr_flow *rxr_next_sk_flow(struct rxr_flow *prev, struct sock **skp);
 
 /* rx_reserve_steer.c */
 void rxr_dev_sync(struct rxr_dev *rdev);

@@ -357,25 +357,10 @@ static struct pernet_operations rxr_net_ops = {
 static void rxr_release_all(void)
 {
 	struct rxr_flow *flow;
-	unsigned int i, n;
 	struct sock *sk;
 
-	spin_lock_bh(&rxr_lock);
-	n = rxr_nflows;
-	spin_unlock_bh(&rxr_lock);
-	for (i = 0; i < n; i++) {
-		sk = NULL;
-		spin_lock_bh(&rxr_lock);
-		list_for_each_entry(flow, &rxr_flow_list, node) {
-			if (flow->sk &&
-			    refcount_inc_not_zero(&flow->sk->sk_refcnt)) {
-				sk = flow->sk;
-				break;
-			}
-		}
-		spin_unlock_bh(&rxr_lock);
-		if (!sk)
-			break;
+	for (flow = rxr_next_sk_flow(NULL, &sk); flow;
+	     flow = rxr_next_sk_flow(flow, &sk)) {
 		lock_sock(sk);
 		rxr_sk_unmark(sk, RXR_MARK_MEMALLOC | RXR_MARK_SOCKOPT);
 		release_sock(sk);
