@@ -4,9 +4,11 @@
  *
  * virtio-net has no exact-match filters, so the reserve queue is reached
  * through RSS: the indirection-table bucket of each priority flow points
- * at the last queue pair in use, which is posted only with pages of the
- * flows' rx-reserve pools.  The buckets are the "filter slots" the core
- * sees; a bucket may hold other flows as well.
+ * at the last queue pair in use, which is posted with what the core's
+ * rxr_queue_page() gives: pages of the flows' rx-reserve pools, and, while
+ * memory is fine and those are all up the stack, pages of its own, which
+ * the driver receives as its own buffers.  The buckets are the "filter
+ * slots" the core sees; a bucket may hold other flows as well.
  *
  * The regular queues get the software fallback: when an atomic refill
  * fails, a pool page is lent instead of leaving the ring short.

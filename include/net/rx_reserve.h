@@ -114,6 +114,8 @@ struct rxr_dev_caps {
  *	of another flow, and were dropped there; 0 unless a driver skipped
  *	rxr_rx_verdict()
  * @RXR_STAT_COPIED: frames copied out of a pool page (%RXR_COPY)
+ * @RXR_STAT_QUEUE_ALLOC: pages of its own that rxr_queue_page() gave the
+ *	reserve queue while its pools were empty and memory was fine
  * @RXR_STAT_NUM: number of counters
  */
 enum rxr_dev_stat {
@@ -126,6 +128,7 @@ enum rxr_dev_stat {
 	RXR_STAT_POOL_UP,
 	RXR_STAT_POOL_UP_OTHER,
 	RXR_STAT_COPIED,
+	RXR_STAT_QUEUE_ALLOC,
 	RXR_STAT_NUM,
 };
 
@@ -138,7 +141,7 @@ enum rxr_dev_stat {
 #define RXR_PRIV_FLAG	"rx-reserve"
 
 /* Counters of rxr_ethtool_get_stats() and struct rxr_dev_state. */
-#define RXR_ETHTOOL_NSTATS	17
+#define RXR_ETHTOOL_NSTATS	18
 
 /**
  * struct rxr_flow_state - a priority flow, as rxr_dev_read_state() saw it

@@ -57,6 +57,7 @@ atomic64_t rxr_nopool_enomem;
 atomic64_t rxr_nodev;
 atomic64_t rxr_nohash;
 atomic64_t rxr_nolower;
+atomic64_t rxr_rcvbuf_holds;
 
 /* rx_reserve=off on the command line: no device attaches, no flow exists. */
 bool rxr_off __ro_after_init;
@@ -78,6 +79,10 @@ DECLARE_DELAYED_WORK(rxr_monitor_work, rxr_monitor_fn);
 static void rxr_pool_work_fn(struct work_struct *work);
 DECLARE_WORK(rxr_pool_work, rxr_pool_work_fn);
 unsigned long rxr_pool_retry_at;
+
+/* Sockets' receive buffers follow emergency mode: rxr_sk_fit_rcvbuf(). */
+static void rxr_rcvbuf_work_fn(struct work_struct *work);
+DECLARE_WORK(rxr_rcvbuf_work, rxr_rcvbuf_work_fn);
 
 static void rxr_key_work_fn(struct work_struct *work)
 {
@@ -779,17 +784,96 @@ void __rxr_sk_update(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(__rxr_sk_update);
 
-/* TCP offers the peer a window of what the receive buffer may hold: keep
- * it to half the flow's pool, or the frames the window lets in find no
- * pool page on the reserve queue and are dropped.  The other half covers
- * the buffers posted on the reserve queue.
+/* Whether a device that receives @flow is in emergency mode.  rxr_lock
+ * held.
  */
-static void rxr_sk_fit_rcvbuf(struct sock *sk, const struct rxr_pool *pool)
+static bool rxr_flow_in_emergency(const struct rxr_flow *flow)
 {
-	u64 lim = (u64)rxr_pool_size(pool) * PAGE_SIZE / 2;
+	const struct rxr_flow *leg;
 
-	WRITE_ONCE(sk->sk_rcvbuf, clamp_t(u64, lim, SOCK_MIN_RCVBUF, INT_MAX));
+	if (flow->key.rdev && flow->key.rdev->emergency)
+		return true;
+	list_for_each_entry(leg, &flow->legs, leg_node)
+		if (leg->key.rdev && leg->key.rdev->emergency)
+			return true;
+	return false;
+}
+
+/* End rxr_sk_fit_rcvbuf()'s hold: autotuning grows the buffer again.  A
+ * buffer set with SO_RCVBUF meanwhile stays as set.  Socket locked.
+ */
+static void rxr_sk_unhold_rcvbuf(struct sock *sk, struct rxr_flow *flow)
+{
+	if (!flow->rcvbuf_held)
+		return;
+	flow->rcvbuf_held = false;
+	if (READ_ONCE(sk->sk_rcvbuf) == flow->rcvbuf_val)
+		sk->sk_userlocks &= ~SOCK_RCVBUF_LOCK;
+}
+
+/**
+ * rxr_sk_fit_rcvbuf() - fit a priority socket's receive buffer to memory
+ * @sk: the socket, locked (or, being marked, the kernel's own socket that
+ *	sk_set_memalloc()'s callers mark without the lock)
+ * @flow: its flow
+ *
+ * TCP offers the peer a window of what the receive buffer may hold.  While
+ * memory is fine, the reserve queue takes pages of its own where the pool's
+ * are up the stack (rxr_queue_page()), and TCP's autotuning is left alone.
+ * While a device that receives @flow is in emergency mode, only pool pages
+ * receive it: the buffer is set to half the pool and locked, as %SO_RCVBUF
+ * does, so that the window fits the pool (the other half covers the
+ * buffers posted on the reserve queue) and the socket's backlog has the
+ * room of a window's frames in pool pages.  The hold ends with
+ * emergency mode, and with the flow.  A receive buffer the user set is left
+ * alone.  rxr_rcvbuf_work follows the devices' transitions.
+ *
+ * Context: process context.
+ */
+VISIBLE_IF_KUNIT void rxr_sk_fit_rcvbuf(struct sock *sk, struct rxr_flow *flow)
+{
+	u64 half = 0;
+	bool hold;
+	int lim;
+
+	spin_lock_bh(&rxr_lock);
+	hold = flow->pool && !flow->released && rxr_flow_in_emergency(flow);
+	if (hold)
+		half = (u64)rxr_pool_size(flow->pool) * PAGE_SIZE / 2;
+	spin_unlock_bh(&rxr_lock);
+	lim = clamp_t(u64, half, SOCK_MIN_RCVBUF, INT_MAX);
+
+	if (hold == flow->rcvbuf_held)
+		return;
+	if (!hold) {
+		rxr_sk_unhold_rcvbuf(sk, flow);
+		return;
+	}
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
+		return;
+	WRITE_ONCE(sk->sk_rcvbuf, lim);
 	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	flow->rcvbuf_held = true;
+	flow->rcvbuf_val = READ_ONCE(sk->sk_rcvbuf);
+	atomic64_inc(&rxr_rcvbuf_holds);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_sk_fit_rcvbuf);
+
+/* A device entered or left emergency mode: fit its sockets' buffers. */
+static void rxr_rcvbuf_work_fn(struct work_struct *work)
+{
+	struct rxr_flow *flow;
+	struct sock *sk;
+
+	for (flow = rxr_next_sk_flow(NULL, &sk); flow;
+	     flow = rxr_next_sk_flow(flow, &sk)) {
+		lock_sock(sk);
+		if (READ_ONCE(sk->sk_rx_reserve) == flow)
+			rxr_sk_fit_rcvbuf(sk, flow);
+		release_sock(sk);
+		sock_put(sk);
+		cond_resched();
+	}
 }
 
 /*
@@ -911,7 +995,7 @@ static void rxr_pool_work_fn(struct work_struct *work)
 		if (sk) {
 			lock_sock(sk);
 			if (READ_ONCE(sk->sk_rx_reserve) == next)
-				rxr_sk_fit_rcvbuf(sk, next->pool);
+				rxr_sk_fit_rcvbuf(sk, next);
 			release_sock(sk);
 			sock_put(sk);
 		}
@@ -983,8 +1067,7 @@ static int rxr_sk_mark(struct sock *sk, u8 mark)
 	spin_unlock_bh(&rxr_lock);
 	if (want)
 		rxr_flow_fill_pool(flow);
-	if (READ_ONCE(flow->pool))
-		rxr_sk_fit_rcvbuf(sk, flow->pool);
+	rxr_sk_fit_rcvbuf(sk, flow);
 	return 0;
 }
 
@@ -1004,8 +1087,10 @@ void rxr_sk_unmark(struct sock *sk, u8 mark)
 		}
 	}
 	spin_unlock_bh(&rxr_lock);
-	if (flow)
+	if (flow) {
+		rxr_sk_unhold_rcvbuf(sk, flow);
 		rxr_flow_release(flow);
+	}
 }
 
 /**

@@ -71,6 +71,9 @@ struct rxr_flow_key {
  * @leg: a leg: the registration of a socket's flow with one more device.
  *	It has no socket and no pool of its own: it holds a reference on
  *	its socket flow's pool, and owns that pool's pages as the flow does
+ * @rcvbuf_held: rxr_sk_fit_rcvbuf() holds the socket's receive buffer, for
+ *	emergency mode; under the socket's lock
+ * @rcvbuf_val: the buffer it held it at
  */
 struct rxr_flow {
 	struct list_head node;
@@ -94,6 +97,8 @@ struct rxr_flow {
 	u8 mark;
 	unsigned long ino;
 	bool leg;
+	bool rcvbuf_held;
+	int rcvbuf_val;
 };
 
 struct rxr_dev_pcpu_stats {
@@ -221,6 +226,7 @@ extern atomic64_t rxr_nopool_enomem;
 extern atomic64_t rxr_nodev;
 extern atomic64_t rxr_nohash;
 extern atomic64_t rxr_nolower;
+extern atomic64_t rxr_rcvbuf_holds;
 
 /* rx_reserve=off on the command line: no device attaches, no flow. */
 extern bool rxr_off;
@@ -236,6 +242,7 @@ extern int rxr_emergency_hold_ms;
 #define RXR_POOL_RETRY		HZ
 extern struct delayed_work rxr_monitor_work;
 extern struct work_struct rxr_pool_work;
+extern struct work_struct rxr_rcvbuf_work;
 extern unsigned long rxr_pool_retry_at;
 
 /* rx_reserve.c */
@@ -283,6 +290,7 @@ void rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
 			    unsigned long free, unsigned long min);
 void rxr_set_fallback_policy(int policy);
 void rxr_decay_hits(struct rxr_dev *rdev);
+void rxr_sk_fit_rcvbuf(struct sock *sk, struct rxr_flow *flow);
 #endif
 
 #endif /* _NET_CORE_RX_RESERVE_PRIV_H */

@@ -83,6 +83,7 @@ static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
  */
 struct page *rxr_queue_page(struct net_device *dev)
 {
+	struct rxr_flow_set *set;
 	struct page *page = NULL;
 	struct rxr_dev *rdev;
 	struct rxr_pool *pool;
@@ -91,11 +92,20 @@ struct page *rxr_queue_page(struct net_device *dev)
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
 	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		set = rdev->caps.hw_slots ? &rdev->hw : &rdev->sw;
 		start = atomic_inc_return(&rdev->hand);
-		if (rdev->caps.hw_slots)
-			page = rxr_set_take(&rdev->hw, start, false, 0, &pool);
-		else
-			page = rxr_set_take(&rdev->sw, start, false, 0, &pool);
+		page = rxr_set_take(set, start, false, 0, &pool);
+		/* The pools' pages are up the stack, in their sockets:
+		 * while memory is fine, a page of its own keeps the queue
+		 * taking the flows' frames, so that their window need not
+		 * fit the pools.
+		 */
+		if (!page && READ_ONCE(set->n) && !READ_ONCE(rdev->emergency)) {
+			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN |
+					  __GFP_NOMEMALLOC);
+			if (page)
+				rxr_dev_count(dev, RXR_STAT_QUEUE_ALLOC, 1);
+		}
 	}
 	rcu_read_unlock();
 	return page;
@@ -800,6 +810,9 @@ void rxr_emergency_set(struct rxr_dev *rdev, bool on, unsigned long now,
 	}
 	trace_rxr_emergency(rdev->dev, on, reason);
 	rxr_dev_notify(rdev);
+	/* Its sockets' receive buffers follow: rxr_sk_fit_rcvbuf(). */
+	if (rdev->nflows)
+		queue_work(system_wq, &rxr_rcvbuf_work);
 }
 
 /* The monitor's look at one device.  rxr_lock held. */

@@ -646,17 +646,22 @@ static void rxr_test_slots(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.pool_pages, 12);
 	KUNIT_EXPECT_EQ(test, info.pool_free, 12);
 
-	/* The reserve queue is posted from the hardware flows' pools. */
+	/* The reserve queue is posted from the hardware flows' pools, then,
+	 * memory being fine, with a page of its own.
+	 */
 	{
 		struct page *p[9];
 		int n;
 
 		for (n = 0; n < 9; n++) {
 			p[n] = rxr_queue_page(dev);
-			if (!p[n])
+			if (!p[n] || !rxr_page_pool(p[n]))
 				break;
 		}
 		KUNIT_EXPECT_EQ(test, n, 8);
+		KUNIT_EXPECT_NOT_NULL(test, p[8]);
+		if (p[8])
+			put_page(p[8]);
 		KUNIT_EXPECT_EQ(test, rxr_pool_free_pages(flow[2]->pool), 4);
 		while (n--)
 			put_page(p[n]);
@@ -1041,6 +1046,138 @@ static void rxr_test_lend_queue(struct kunit *test)
 	rxr_flow_unbind(a);
 	KUNIT_EXPECT_FALSE(test, rxr_lent_fits(dev, 2, a->pool));
 	KUNIT_EXPECT_TRUE(test, rxr_lent_fits(dev, 2, b->pool));
+}
+
+/*
+ * The reserve queue takes pool pages first.  When the pools' pages are all
+ * out (up the stack, in their sockets) and memory is fine, it gets a page
+ * of its own, counted; in emergency mode nothing, and a device without
+ * flows nothing either.
+ */
+static void rxr_test_queue_page(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_dev_info info;
+	struct page *p[3], *own;
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	struct rxr_tuple t;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 1, 0));
+	rdev = rxrt_state(dev);
+	KUNIT_EXPECT_NULL(test, rxr_queue_page(dev));
+	flow = rxrt_flow_new(test, 2);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41100);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	for (i = 0; i < 2; i++) {
+		p[i] = rxr_queue_page(dev);
+		KUNIT_ASSERT_NOT_NULL(test, p[i]);
+		KUNIT_EXPECT_PTR_EQ(test, rxr_page_pool(p[i]), flow->pool);
+	}
+	own = rxr_queue_page(dev);
+	KUNIT_ASSERT_NOT_NULL(test, own);
+	KUNIT_EXPECT_NULL(test, rxr_page_pool(own));
+	KUNIT_EXPECT_FALSE(test, page_is_pfmemalloc(own));
+	KUNIT_EXPECT_FALSE(test, rxr_queue_page_fits(dev, own));
+	put_page(own);
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_QUEUE_ALLOC], 1);
+
+	/* In emergency mode, only pool pages. */
+	rxr_rx_alloc_failed(dev);
+	KUNIT_ASSERT_TRUE(test, rxr_dev_emergency(dev));
+	KUNIT_EXPECT_NULL(test, rxr_queue_page(dev));
+	put_page(p[0]);
+	p[2] = rxr_queue_page(dev);
+	KUNIT_EXPECT_PTR_EQ(test, p[2], p[0]);
+	put_page(p[1]);
+	if (p[2])
+		put_page(p[2]);
+	rxr_dev_get_info(rdev, &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_QUEUE_ALLOC], 1);
+	rxr_flow_unbind(flow);
+}
+
+/*
+ * A priority socket's receive buffer is TCP's to tune while memory is fine.
+ * While a device that receives its flow is in emergency mode, it is held to
+ * half the pool, and let go when that ends or the flow does; a buffer the
+ * user set stays as set.
+ */
+static void rxr_test_rcvbuf(struct kunit *test)
+{
+	struct socket *sock = rxrt_sock(test, AF_INET, SOCK_STREAM,
+					IPPROTO_TCP);
+	struct net_device *dev = rxrt_dev_new(test);
+	struct sock *sk = sock->sk;
+	struct rxr_flow *flow;
+	struct rxr_dev *rdev;
+	struct rxr_tuple t;
+	int lim, user;
+	s64 holds;
+
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
+	rdev = rxrt_state(dev);
+	KUNIT_ASSERT_EQ(test, 0, rxr_sk_setsockopt(sk, true));
+	flow = rxr_sk_flow(sk);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41200);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_fill_pool(flow));
+	KUNIT_ASSERT_NOT_NULL(test, flow->pool);
+	lim = rxr_pool_size(flow->pool) * PAGE_SIZE / 2;
+	lock_sock(sk);
+	WRITE_ONCE(sk->sk_rcvbuf, 4 * lim);
+	rxr_sk_fit_rcvbuf(sk, flow);
+	release_sock(sk);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), 4 * lim);
+	KUNIT_EXPECT_FALSE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
+
+	/* Emergency mode: the transition's work holds it. */
+	holds = atomic64_read(&rxr_rcvbuf_holds);
+	rxr_rx_alloc_failed(dev);
+	flush_work(&rxr_rcvbuf_work);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), lim);
+	KUNIT_EXPECT_TRUE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rxr_rcvbuf_holds), holds + 1);
+
+	/* Out of it: let go, for autotuning to grow. */
+	spin_lock_bh(&rxr_lock);
+	rxr_emergency_set(rdev, false, jiffies, "kunit");
+	spin_unlock_bh(&rxr_lock);
+	flush_work(&rxr_rcvbuf_work);
+	KUNIT_EXPECT_FALSE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
+
+	/* The user's buffer stays. */
+	sock_set_rcvbuf(sk, 2 * lim);
+	user = READ_ONCE(sk->sk_rcvbuf);
+	rxr_rx_alloc_failed(dev);
+	flush_work(&rxr_rcvbuf_work);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), user);
+	KUNIT_EXPECT_TRUE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
+	KUNIT_EXPECT_FALSE(test, flow->rcvbuf_held);
+
+	/* Held, raised to half the pool, then unmarked: let go with the
+	 * flow.
+	 */
+	spin_lock_bh(&rxr_lock);
+	rxr_emergency_set(rdev, false, jiffies, "kunit");
+	spin_unlock_bh(&rxr_lock);
+	flush_work(&rxr_rcvbuf_work);
+	lock_sock(sk);
+	sk->sk_userlocks &= ~SOCK_RCVBUF_LOCK;
+	WRITE_ONCE(sk->sk_rcvbuf, lim / 4);
+	release_sock(sk);
+	rxr_rx_alloc_failed(dev);
+	flush_work(&rxr_rcvbuf_work);
+	KUNIT_EXPECT_TRUE(test, flow->rcvbuf_held);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), lim);
+	lock_sock(sk);
+	KUNIT_EXPECT_EQ(test, 0, rxr_sk_setsockopt(sk, false));
+	release_sock(sk);
+	KUNIT_EXPECT_NULL(test, rxr_sk_flow(sk));
+	KUNIT_EXPECT_FALSE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
 }
 
 static void rxr_test_fallback(struct kunit *test)
@@ -1540,7 +1677,7 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 	struct rxr_tuple t;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, n, 17);
+	KUNIT_ASSERT_EQ(test, n, 18);
 	names = kunit_kzalloc(test, n * ETH_GSTRING_LEN, GFP_KERNEL);
 	vals = kunit_kcalloc(test, n, sizeof(*vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, names);
@@ -1554,6 +1691,8 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 					"rx_reserve_", 11));
 	KUNIT_EXPECT_STREQ(test, names + 3 * ETH_GSTRING_LEN,
 			   "rx_reserve_pool_pages");
+	KUNIT_EXPECT_STREQ(test, names + 17 * ETH_GSTRING_LEN,
+			   "rx_reserve_queue_alloc");
 
 	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
 	flow = rxrt_flow_new(test, 3);
@@ -1680,6 +1819,8 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_classify_scale),
 	KUNIT_CASE(rxr_test_fallback),
 	KUNIT_CASE(rxr_test_lend_queue),
+	KUNIT_CASE(rxr_test_queue_page),
+	KUNIT_CASE(rxr_test_rcvbuf),
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),
 	KUNIT_CASE(rxr_test_verdict),

@@ -38,6 +38,7 @@ static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_reserve_pool_up",
 	"rx_reserve_pool_up_other",
 	"rx_reserve_copied",
+	"rx_reserve_queue_alloc",
 };
 
 /**
@@ -107,7 +108,8 @@ static void rxr_info_to_array(const struct rxr_dev_info *info, u64 *v)
 	*v++ = info->emergency_ms;
 	*v++ = info->stat[RXR_STAT_POOL_UP];
 	*v++ = info->stat[RXR_STAT_POOL_UP_OTHER];
-	*v = info->stat[RXR_STAT_COPIED];
+	*v++ = info->stat[RXR_STAT_COPIED];
+	*v = info->stat[RXR_STAT_QUEUE_ALLOC];
 }
 
 /**
@@ -296,14 +298,14 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			pool_free += rxr_pool_free_pages(flow->pool);
 	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld rcvbuf_holds %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
 		   pool_free, rxr_pool_pages_out(), READ_ONCE(rxr_max_pages),
 		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
 		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),
 		   atomic64_read(&rxr_nolower),
-		   rxr_active());
+		   atomic64_read(&rxr_rcvbuf_holds), rxr_active());
 
 	rtnl_lock();
 	for_each_netdev(net, dev) {

@@ -770,8 +770,12 @@ static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
 		return;
 	}
-	e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_STEERED, 1);
-	rxr_dev_count(netdev, RXR_STAT_STEERED, 1);
+	if (rb->flow) {
+		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_STEERED, 1);
+		rxr_dev_count(netdev, RXR_STAT_STEERED, 1);
+	} else {
+		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_PASSED, 1);
+	}
 	e1000e_rxr_receive(r, skb, staterr, vlan);
 }
 
@@ -853,6 +857,10 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
 					 E1000E_RXR_Q_PRIORITY, 1);
 		switch (v) {
+		case RXR_PASS:
+			/* A page of its own, posted while the pools were
+			 * short (rxr_queue_page()), goes up like a pool page.
+			 */
 		case RXR_PASS_POOL:
 			e1000e_rxr_up(r, &b, len, staterr, vlan, &rb);
 			break;
@@ -862,9 +870,6 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 					 E1000E_RXR_Q_RECYCLED, 1);
 			break;
 		default:
-			/* A page of the reserve queue is a pool page: %RXR_PASS
-			 * does not happen here, and would be copied.
-			 */
 			e1000e_rxr_copy(r, &b, len, staterr, vlan, &rb);
 			break;
 		}

@@ -484,8 +484,12 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 		ixgbe_rxr_drop(r, ring->netdev);
 		return;
 	}
-	ixgbe_rxr_count(r, IXGBE_RXR_RES_STEERED, 1);
-	rxr_dev_count(ring->netdev, RXR_STAT_STEERED, 1);
+	if (rb->flow) {
+		ixgbe_rxr_count(r, IXGBE_RXR_RES_STEERED, 1);
+		rxr_dev_count(ring->netdev, RXR_STAT_STEERED, 1);
+	} else {
+		ixgbe_rxr_count(r, IXGBE_RXR_RES_PASSED, 1);
+	}
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
@@ -580,6 +584,10 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 		if (rb.flow)
 			ixgbe_rxr_count(r, IXGBE_RXR_RES_PRIORITY, 1);
 		switch (v) {
+		case RXR_PASS:
+			/* A page of its own, posted while the pools were
+			 * short (rxr_queue_page()), goes up like a pool page.
+			 */
 		case RXR_PASS_POOL:
 			ixgbe_rxr_up(r, q_vector, ring, desc, page, dma, size,
 				     &rb);
@@ -589,9 +597,6 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 			ixgbe_rxr_count(r, IXGBE_RXR_RES_RECYCLED, 1);
 			break;
 		default:
-			/* Only pool pages are posted here: %RXR_PASS does
-			 * not happen, and would be copied.
-			 */
 			ixgbe_rxr_copy(r, q_vector, ring, desc, page, dma,
 				       size, &rb);
 			break;

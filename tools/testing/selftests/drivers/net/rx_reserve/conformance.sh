@@ -21,7 +21,8 @@
 #     carries a non-priority TCP stream with nothing dropped, recycled or
 #     copied by rx-reserve: netdevsim, a second linked pair; QEMU, the
 #     second NIC (qemu-run.sh --nic2) in a namespace of its own, skipped
-#     without one.
+#     without one.  Meanwhile the priority socket's receive buffer is held
+#     (rcvbuf_holds in /proc/net/rx_reserve).
 #
 # They run in the order 1, 3, 5, 4, 2.  A counter or key the core does not
 # show fails its check.
@@ -388,6 +389,11 @@ d2() { ip netns exec "$NS2" "$@"; }
 d2_stat() { c_stat "$1" "$2"; }
 d2_snap() { d2 ethtool -S "$DEV2" 2> /dev/null; }
 dut_emergency() { [ "$(c_dev in_emergency)" = 1 ]; }
+# holds_grew: a priority socket's receive buffer was held since H0.
+holds_grew()
+{
+	[ "$(c_sub "$H0" "$(c_global rcvbuf_holds)")" -ge 1 ] 2> /dev/null
+}
 NS2=""
 if [ "$MODE" = nsim ]; then
 	if nsim_pair 4 second; then
@@ -421,6 +427,7 @@ if [ -n "$NS2" ]; then
 		"$(d2 cat "$RXR_PROC" | awk -v d="$DEV2" \
 			'$1 == "flow" && $2 == d')"
 	# The device under test: a priority flow, a flood, failing refills.
+	H0=$(c_global rcvbuf_holds)
 	if hold_start prio5 "${DUT_EXEC[@]}" timeout 120 "$RXR_SOCK" \
 		recv -g "$PEER_ADDR" "$PEER_PORT"; then
 		check_ok "$W: the flood arrives" c_flood "$FLOOD_S"
@@ -430,6 +437,8 @@ if [ -n "$NS2" ]; then
 			fpa_on "$FPA_PCT"
 		fi
 		check_ok "$W: $DEV in emergency mode" poll 100 dut_emergency
+		check_ok "$W: the priority socket's receive buffer held" \
+			poll 50 holds_grew
 		T0=$(d2_snap)
 		t0=$(now_ms)
 		d2 timeout 60 "$RXR_SOCK" recv -n "$PEER2" "$PORT2" \
