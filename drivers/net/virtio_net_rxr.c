@@ -522,15 +522,15 @@ static unsigned int vnet_rxr_post_pool(struct vnet_rxr *r,
 }
 
 /**
- * vnet_rxr_fill() - post pool pages on the reserve queue
+ * vnet_rxr_fill() - post rxr_queue_page()'s pages on the reserve queue
  * @r: the helper
  * @vq: the reserve queue's virtqueue
  * @q: its index
  *
  * Posts at most %VNET_RXR_RING_MAX buffers, so that the pools keep pages
- * to replace buffers with.  Allocates nothing: a ring without free pool
- * pages stays short until pages come back, and never waits on the
- * driver's refill work.
+ * to replace buffers with.  Allocates atomically at most (rxr_queue_page()
+ * while memory is fine): a ring without pages stays short until pages
+ * come back, and never waits on the driver's refill work.
  *
  * Context: NAPI, or process context with the queue's NAPI disabled.
  * Return: true: the caller has nothing to retry.

@@ -5,7 +5,8 @@
  * The 82574 has two RX queues and RSS with a 128-entry redirection table
  * (RETA), but no exact-match flow filters; Linux's e1000e uses queue 0
  * alone.  Here queue 1 becomes rx-reserve's reserve queue: it has its own
- * MSI-X vector and NAPI, and holds pool pages only.  A priority flow is
+ * MSI-X vector and NAPI, and holds what rxr_queue_page() gives: pool
+ * pages, and pages of its own while memory is fine.  A priority flow is
  * steered there by its RETA bucket: the driver computes the flow's
  * Toeplitz hash with the key it programmed (net/core/rx_reserve_rss.c)
  * and sets bit 7 (queue 1) of that entry.  The buckets are offered to the
@@ -208,8 +209,9 @@ static void e1000e_rxr_kick(struct e1000e_rxr *r)
 	writel(r->ntu, r->adapter->hw.hw_addr + E1000_RDT(E1000E_RXR_QUEUE));
 }
 
-/* Post pool pages on queue 1 until it is full or the pools are dry.
- * Allocates nothing.  Context: the queue's NAPI, or NAPI disabled.
+/* Post rxr_queue_page()'s pages on queue 1 until it is full or there are
+ * none: atomic allocations at most, never a wait.  Context: the queue's
+ * NAPI, or NAPI disabled.
  */
 static unsigned int e1000e_rxr_fill(struct e1000e_rxr *r)
 {

@@ -331,8 +331,9 @@ static bool ixgbe_rxr_serving(const struct ixgbe_ring *ring)
 	return r && READ_ONCE(r->reserve_q) == ring->queue_index;
 }
 
-/* Post pool pages until the ring holds IXGBE_RXR_POSTED or the pools are
- * dry.  Allocates nothing.  Context: the ring's NAPI, or NAPI disabled.
+/* Post rxr_queue_page()'s pages until the ring holds IXGBE_RXR_POSTED or
+ * there are none: atomic allocations at most, never a wait.  Context: the
+ * ring's NAPI, or NAPI disabled.
  */
 static unsigned int ixgbe_rxr_refill(struct ixgbe_ring *ring)
 {
