@@ -40,7 +40,10 @@
 # documented limit); the receiver's TCP window (a route metric) is
 # smaller than a ring, so that no frame is dropped and no page of the
 # flow's pool waits in the socket's out-of-order queue when its device
-# goes; the sender sends everything on its last TX queue (XPS), so that
+# goes (TCP's receive autotuning is off in the receiving namespace: it
+# would raise the window clamp past the route's, and a priority socket is
+# autotuned outside emergency mode); the sender sends everything on its
+# last TX queue (XPS), so that
 # netdevsim's RSS (queue = TX queue % queues) puts a flow in software on
 # the receiver's last queue; and the receiving namespace has
 # net.ipv4.tcp_orphan_retries=1, so that a socket closed towards a peer it
@@ -274,6 +277,8 @@ pair_up()
 	path_fix
 	xps_last "$NS_A" "$DEV_A"
 	b sysctl -q -w net.ipv4.tcp_orphan_retries=1
+	# Autotuning raises the window clamp past the route's window.
+	b sysctl -q -w net.ipv4.tcp_moderate_rcvbuf=0
 }
 
 # nsim_named ID NS NAME: a one-port, four-queue netdevsim device, named
