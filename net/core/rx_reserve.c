@@ -819,8 +819,7 @@ static void rxr_sk_unhold_rcvbuf(struct sock *sk, struct rxr_flow *flow)
  *
  * TCP offers the peer a window of what the receive buffer may hold.  While
  * memory is fine, the reserve queue takes pages of its own where the pool's
- * are up the stack (rxr_queue_page()), and TCP's autotuning is left alone,
- * from half the pool at least.
+ * are up the stack (rxr_queue_page()), and TCP's autotuning is left alone.
  * While a device that receives @flow is in emergency mode, only pool pages
  * receive it: the buffer is set to half the pool and locked, as %SO_RCVBUF
  * does, so that the window fits the pool (the other half covers the
@@ -839,22 +838,18 @@ VISIBLE_IF_KUNIT void rxr_sk_fit_rcvbuf(struct sock *sk, struct rxr_flow *flow)
 
 	spin_lock_bh(&rxr_lock);
 	hold = flow->pool && !flow->released && rxr_flow_in_emergency(flow);
-	if (flow->pool && !flow->released)
+	if (hold)
 		half = (u64)rxr_pool_size(flow->pool) * PAGE_SIZE / 2;
 	spin_unlock_bh(&rxr_lock);
 	lim = clamp_t(u64, half, SOCK_MIN_RCVBUF, INT_MAX);
 
+	if (hold == flow->rcvbuf_held)
+		return;
 	if (!hold) {
 		rxr_sk_unhold_rcvbuf(sk, flow);
-		/* Autotuning starts from half the pool at least: the
-		 * socket's backlog has the room of a window in pool pages.
-		 */
-		if (half && !(sk->sk_userlocks & SOCK_RCVBUF_LOCK) &&
-		    READ_ONCE(sk->sk_rcvbuf) < lim)
-			WRITE_ONCE(sk->sk_rcvbuf, lim);
 		return;
 	}
-	if (flow->rcvbuf_held || (sk->sk_userlocks & SOCK_RCVBUF_LOCK))
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
 		return;
 	WRITE_ONCE(sk->sk_rcvbuf, lim);
 	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;

@@ -1127,13 +1127,6 @@ static void rxr_test_rcvbuf(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, rxr_flow_fill_pool(flow));
 	KUNIT_ASSERT_NOT_NULL(test, flow->pool);
 	lim = rxr_pool_size(flow->pool) * PAGE_SIZE / 2;
-	/* Memory fine: from half the pool at least, autotuning's. */
-	lock_sock(sk);
-	WRITE_ONCE(sk->sk_rcvbuf, lim / 4);
-	rxr_sk_fit_rcvbuf(sk, flow);
-	release_sock(sk);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), lim);
-	KUNIT_EXPECT_FALSE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
 	lock_sock(sk);
 	WRITE_ONCE(sk->sk_rcvbuf, 4 * lim);
 	rxr_sk_fit_rcvbuf(sk, flow);
