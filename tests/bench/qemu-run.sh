@@ -35,6 +35,8 @@
 #   --file SRC[:DST]  put SRC into the guest at /rxr/DST; repeatable
 #   --script FILE     run FILE in the guest instead of COMMAND
 #   --out DIR         keep logs there (default: a new dir under build/runs)
+#   --trace PATTERN   enable QEMU's trace events matching PATTERN, in
+#                     DIR/qemu-trace.log (repeatable), e.g. e1000e_rx_*
 #   --verbose         stream the guest's output while it runs
 #   --version         print the QEMU's version line and exit
 #
@@ -59,7 +61,7 @@ BUILD=${BUILD:-$top/build}
 kernel=patched nic=none nic2=none queues=4 rss=on smp=2 mem=256 limit=300
 qemu=${RXR_QEMU:-10}
 append="" script="" out="" verbose="" want_version=""
-peers=() files=()
+peers=() files=() traces=()
 
 usage() { awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 125; }
 die() { echo "qemu-run: $*" >&2; exit 125; }
@@ -77,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=$2; shift ;;
 	--append) append="${append:+$append }$2"; shift ;;
 	--peer) peers+=("$2"); shift ;;
+	--trace) traces+=("$2"); shift ;;
 	--file) files+=("$2"); shift ;;
 	--script) script=$2; shift ;;
 	--out) out=$2; shift ;;
@@ -299,6 +302,12 @@ if [ "$nic" = virtio-mq ] && [ "$rss" != off ] && [ "$qemu" = 10 ]; then
 	qemu_opts+=(-trace "enable=ebpf_rss_*" -trace "enable=virtio_net_rss_*"
 		    -D "$out/qemu-trace.log")
 fi
+
+for t in "${traces[@]}"; do
+	qemu_opts+=(-trace "enable=$t")
+done
+[ ${#traces[@]} -gt 0 ] && [ -z "$rss_check" ] &&
+	qemu_opts+=(-D "$out/qemu-trace.log")
 
 "${exec_ns[@]}" timeout -k 5 "$limit" "${as_user[@]}" "$qemu_bin" "${qemu_opts[@]}" \
 	-name rxr,debug-threads=on -accel tcg -cpu max -smp "$smp" -m "$mem" \
