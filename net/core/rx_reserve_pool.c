@@ -244,19 +244,26 @@ static bool rxr_pool_claim(struct page *page)
 struct page *rxr_pool_take(struct rxr_pool *pool)
 {
 	struct rxr_pool_pcpu_stats *stats;
-	struct page *page = NULL;
+	struct page *page = NULL, *p;
 	unsigned int i, idx;
 	unsigned long flags;
 
+	idx = (unsigned int)atomic_inc_return(&pool->hand) % pool->npages;
 	for (i = 0; i < pool->npages; i++) {
-		idx = (unsigned int)atomic_inc_return(&pool->hand) %
-		      pool->npages;
-		if (rxr_pool_claim(pool->pages[idx])) {
-			page = pool->pages[idx];
+		p = pool->pages[idx];
+		/* A page in use costs a read, not an atomic operation: a
+		 * pool whose pages are up the stack is looked through whole.
+		 */
+		if (page_ref_count(p) == 1 && rxr_pool_claim(p)) {
+			page = p;
+			/* The next look starts after it. */
+			atomic_add(i, &pool->hand);
 			/* Lent once, and back without rxr_page_unlend(). */
 			rxr_page_unlend(page);
 			break;
 		}
+		if (++idx == pool->npages)
+			idx = 0;
 	}
 
 	stats = get_cpu_ptr(pool->stats);
