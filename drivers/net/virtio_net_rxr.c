@@ -733,7 +733,6 @@ static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
 		if (vnet_rxr_post_pool(r, vq, f->n))
 			r->q[q].reposted = true;
 		vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
-		rxr_dev_count(r->dev, RXR_STAT_STEERED, 1);
 	} else {
 		rxr_dev_count(r->dev, RXR_STAT_LENT_DELIVERED, 1);
 	}

@@ -101,7 +101,8 @@ struct rxr_dev_caps {
 
 /**
  * enum rxr_dev_stat - per-device events a driver counts
- * @RXR_STAT_STEERED: priority packets received on the reserve queue
+ * @RXR_STAT_STEERED: priority packets received on the reserve queue,
+ *	counted by rxr_rx_verdict(): a driver does not count it
  * @RXR_STAT_LENT: pool pages lent to a regular queue (rxr_lend_page())
  * @RXR_STAT_LENT_DELIVERED: lent pages that carried their owner's packet
  * @RXR_STAT_RECYCLED: non-priority packets whose buffer was reposted in

@@ -486,7 +486,8 @@ EXPORT_SYMBOL_GPL(rxr_lent_fits);
  * queue once the device is out of emergency mode, is marked
  * @rb->release: it goes back to its pool and the driver refills the
  * slot with its own allocation, which lends again if that fails.
- * Counts copies and recycles.
+ * Counts copies, recycles, and priority frames on the reserve queue
+ * (steered), so that every driver counts them alike.
  *
  * Context: NAPI, or BH disabled.
  * Return: the verdict.
@@ -522,6 +523,11 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 		goto out;
 	flow = __rxr_classify(rdev, rxq, data, len);
 	rb->flow = flow;
+	/* Steered: a priority frame that the device put on the reserve
+	 * queue, whatever buffer it found there and wherever it goes next.
+	 */
+	if (flow && reserve)
+		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 	if (tag) {
 		rb->shared = reserve;
 		if (flow && (flow->pool == tag ||

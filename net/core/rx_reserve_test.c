@@ -1410,7 +1410,7 @@ static void rxr_test_verdict(struct kunit *test)
 	struct net_device *dev = rxrt_dev_new(test);
 	struct net_device *bare = rxrt_dev_new(test);
 	struct rxr_flow *fa, *fb, *fc;
-	unsigned int i, n, copies = 0, recycles = 0, seen = 0;
+	unsigned int i, n, copies = 0, recycles = 0, steered = 0, seen = 0;
 	struct page *pages[4], *own;
 	struct rxr_tuple t[3], tc;
 	struct rxr_dev_info info;
@@ -1460,6 +1460,10 @@ static void rxr_test_verdict(struct kunit *test)
 					"cell %u: pool", i);
 		copies += v == RXR_COPY;
 		recycles += v == RXR_RECYCLE;
+		/* A priority frame on the reserve queue, whatever its buffer
+		 * and its verdict: the core counts it, no driver does.
+		 */
+		steered += c->q == 3 && c->frame != RXRT_FN;
 		seen |= BIT(v);
 	}
 	/* Every verdict is in the table. */
@@ -1467,6 +1471,8 @@ static void rxr_test_verdict(struct kunit *test)
 	rxr_dev_get_info(rxrt_state(dev), &info);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_COPIED], copies);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_RECYCLED], recycles);
+	KUNIT_EXPECT_EQ(test, steered, 16);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_STEERED], steered);
 
 	/* A device without flows never drops a frame for rx-reserve, even in
 	 * emergency mode after its own allocation failed.

@@ -560,7 +560,6 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			nsim_rxr_up(ns, rq, b, &rb);
 			return !nsim_rxr_get_buf(ns, rq, ring, out);
 		}
-		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
 		if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
 			/* The pools are empty: their pages are up the
 			 * stack, maybe in a socket's out-of-order queue

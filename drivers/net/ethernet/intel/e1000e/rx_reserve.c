@@ -772,12 +772,8 @@ static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
 		return;
 	}
-	if (rb->flow) {
-		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_STEERED, 1);
-		rxr_dev_count(netdev, RXR_STAT_STEERED, 1);
-	} else {
-		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_PASSED, 1);
-	}
+	e1000e_rxr_count(r, E1000E_RXR_QUEUE, rb->flow ? E1000E_RXR_Q_STEERED :
+						       E1000E_RXR_Q_PASSED, 1);
 	e1000e_rxr_receive(r, skb, staterr, vlan);
 }
 

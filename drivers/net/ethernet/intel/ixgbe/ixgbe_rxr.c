@@ -485,12 +485,8 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 		ixgbe_rxr_drop(r, ring->netdev);
 		return;
 	}
-	if (rb->flow) {
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_STEERED, 1);
-		rxr_dev_count(ring->netdev, RXR_STAT_STEERED, 1);
-	} else {
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_PASSED, 1);
-	}
+	ixgbe_rxr_count(r, rb->flow ? IXGBE_RXR_RES_STEERED :
+				      IXGBE_RXR_RES_PASSED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
