@@ -22,10 +22,15 @@ check() { if [ "$2" ]; then ok "$1"; else nok "$1" "$3"; fi; }
 bench_ns() { ip netns list 2>/dev/null | grep -o '^rxr-bench-[0-9]*' | sort; }
 
 # leftovers: namespaces, QEMU processes or peers these benches left behind.
-# A namespace that was there before the tests started is not theirs.
+# A namespace that was there before the tests started is not theirs, nor
+# is one whose bench is still running: a bench run beside these tests.
 leftovers()
 {
-	bench_ns | comm -13 "$tmp/ns-before" -
+	local ns
+
+	for ns in $(bench_ns | comm -13 "$tmp/ns-before" -); do
+		kill -0 "${ns#rxr-bench-}" 2>/dev/null || echo "$ns"
+	done
 	pgrep -f "qemu-system-x86_64.*$tmp" | head -1
 	pgrep -f 'sleep 4242' | head -1
 }
