@@ -490,22 +490,15 @@ W="every pool page is back after the flows close"
 hold_stop_all
 # Pages of pools still held (an orphaned socket keeps its flow until TCP
 # gives up on it) must be free in them; released pools' pages all back.
-pages_back()
-{
-	POOL_PAGES=$(c_global pool_pages)
-	POOL_FREE=$(c_global pool_free)
-	PAGES_OUT=$(c_global pages_out)
-	[ "$POOL_FREE" = "$POOL_PAGES" ] && [ "$PAGES_OUT" = 0 ]
-}
 END_S=$(($(date +%s) + 20))
-while ! pages_back && [ "$PAGES_OUT" != absent ] &&
+while ! pages_home dut && [ "$PAGES_OUT" != absent ] &&
       [ "$(date +%s)" -lt "$END_S" ]; do
 	c_flush
 	sleep 0.2
 done
-check_eq "$W: pool pages free in their pools" "$POOL_PAGES" "$POOL_FREE"
+check_eq "$W: pool pages free in their pools" "$PAGES_POOL" "$PAGES_FREE"
 check_eq "$W: pages_out" 0 "$PAGES_OUT"
-pages_back || echo "# $(c_proc | head -n 1)"
+pages_home dut || echo "# $(c_proc | head -n 1)"
 
 # --- 2. No pool page went up with another flow's frame, the whole test.
 
@@ -517,5 +510,5 @@ c_info "whole test, deltas" "$S0" "$SEND"
 
 echo "# conformance: $BACKEND: flooded priority transfer $XFER1;" \
      "pool_up_other $UP_OTHER; collision port ${CPORT:-none}," \
-     "copied $COPIED; pool_pages $POOL_PAGES pages_out $PAGES_OUT"
+     "copied $COPIED; pool_pages $PAGES_POOL pages_out $PAGES_OUT"
 exit "$RET"

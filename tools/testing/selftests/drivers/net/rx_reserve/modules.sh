@@ -108,15 +108,6 @@ flow_lines()
 flow_on() { [ -n "$(flow_lines "$1")" ]; }
 no_flow() { [ -z "$(flow_lines)" ]; }
 
-# pages_home: every page of every pool is in its pool, none out, once the
-# skbs that CPUs deferred to each other are freed.
-pages_home()
-{
-	flush_defer
-	[ "$(proc_global pool_free)" = "$(proc_global pool_pages)" ] &&
-		[ "$(proc_global pages_out)" = 0 ]
-}
-
 pages_are() { [ "$(proc_global pool_pages)" = "$1" ]; }
 
 # reload WHAT: rmmod with the flow registered, check it fell back and

@@ -659,6 +659,24 @@ flush_defer()
 	done
 }
 
+# pages_home [PREFIX...]: every page of every pool is free in its pool and
+# no page of a released pool is out, in /proc/net/rx_reserve's first line
+# read through PREFIX (ip netns exec NS, say), once the skbs that CPUs
+# deferred to each other are freed.  Sets PAGES_POOL, PAGES_FREE and
+# PAGES_OUT, "absent" for a key the line lacks.
+pages_home()
+{
+	local l
+
+	flush_defer
+	l=$("$@" head -n 1 "$RXR_PROC")
+	PAGES_POOL=$(kv pool_pages <<< "$l")
+	PAGES_FREE=$(kv pool_free <<< "$l")
+	PAGES_OUT=$(kv pages_out <<< "$l")
+	: "${PAGES_POOL:=absent}" "${PAGES_FREE:=absent}" "${PAGES_OUT:=absent}"
+	[ "$PAGES_FREE" = "$PAGES_POOL" ] && [ "$PAGES_OUT" = 0 ]
+}
+
 # xps_last NS DEV: DEV sends on its last TX queue from every CPU.
 xps_last()
 {
