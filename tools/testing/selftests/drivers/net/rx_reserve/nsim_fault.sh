@@ -5,7 +5,8 @@
 # failslab and fail_page_alloc at 1, 10, 50 and 100 % (RXR_FI_PROBS), in
 #
 #   registration  a priority socket made (SO_RX_RESERVE) and connected: its
-#                 flow, its pool, its registration with DEV_B;
+#                 flow, its pool, its registration with DEV_B (marked once
+#                 connected, for fail_page_alloc without the stack filter);
 #   steering      the slots knob attaching DEV_B again (rxr_dev_attach),
 #                 then the filters of the flows; and a new flow's ntuple
 #                 insert failing (netdevsim's fail_insert);
@@ -26,6 +27,7 @@
 # A "# matrix" line sums up each cell.  Registration and steering: tries,
 # ok (worked), err (an error to the user: its errno in why=; pre= of them
 # before the operation), fallback (no pool, or not registered, counted).
+# At 100 %, some registration try must fail in rx-reserve or fall back.
 # Lending: tries = failed refills reported to the core, ok = pages lent,
 # err = priority frames dropped, fallback = frames recycled in place.
 # Recycling: tries = lent pages out in the rings, ok = back in their pool,
@@ -67,6 +69,7 @@ if [ ! -w /proc/self/make-it-fail ]; then
 fi
 
 declare -A FI_SAVED SN G BUDGET
+REG_CONNECT=()
 MATRIX=()
 SRVS=()
 LOST_SKB=0
@@ -413,7 +416,7 @@ reg_start()
 		# shellcheck disable=SC2016
 		exec "${IN_B[@]}" "$@" bash -c \
 			'echo 1 > /proc/self/make-it-fail && exec "$0" "$@"' \
-			"$RXR_SOCK" connect "$SERVER" 5000
+			"$RXR_SOCK" connect "${REG_CONNECT[@]}" "$SERVER" 5000
 	) < "$TMPF.fifo" > "$TMPF.out" 2> "$TMPF.err" &
 	TRY_PID=$!
 	exec {TRY_FD}> "$TMPF.fifo"
@@ -488,6 +491,11 @@ reg_try()
 			else
 				WHY="connected, not on $DEV_B, not counted"
 			fi
+		elif [ "$pool" = "$POOL" ] &&
+		     [ "${G[nopool_enomem]}" -gt "$nopool0" ]; then
+			# Refused, counted, and allocated by the retry
+			# (once a second) since.
+			OUTCOME=fallback WHY="nopool_enomem, pool retried"
 		elif [ "$pool" = "$POOL" ]; then
 			OUTCOME=ok
 		elif [ "$pool" = 0 ] &&
@@ -552,16 +560,36 @@ reg_cell()
 		check_eq "registration $1 100%: no try escaped the faults" \
 			0 "$ok"
 	fi
+	# At 100 %, a fault reaches rx-reserve: a try fails in it, or falls
+	# back, and says so (an error before SO_RX_RESERVE does not count).
+	if [ "$2" = 100 ]; then
+		check_ge "registration $1 100%: failures rx-reserve handled" \
+			1 $((err - pre + fb))
+	fi
 	whys=${whys# }
 	whys=${whys% }
 	matrix "op=registration fault=$1 p=$2 tries=$TRIES ok=$ok err=$err" \
 	       "fallback=$fb bad=$bad pre=$pre${whys:+ why=$whys}"
 }
 
+# reg_connect FAULT: how the registering process marks its socket.  A
+# socket marked before connect() gets its pool from a work item once its
+# route is known, where the task filter does not reach: without the stack
+# filter, fail_page_alloc's registrations mark the socket once connected,
+# as the kernel's storage clients do, and the pool is allocated in the
+# process (SO_RX_RESERVE).
+reg_connect()
+{
+	REG_CONNECT=()
+	[ -z "$STACK" ] && [ "$1" = fail_page_alloc ] && REG_CONNECT=(-a)
+	return 0
+}
+
 RANGE=$RANGE_CORE
 if [ -z "$STACK" ]; then
 	if command -v setpriv > /dev/null; then
 		for f in $FAULTS; do
+			reg_connect "$f"
 			reg_budget "$f"
 			BUDGET[$f]=$(cat "$TMPF.budget")
 		done
@@ -570,10 +598,12 @@ if [ -z "$STACK" ]; then
 	fi
 fi
 for f in $FAULTS; do
+	reg_connect "$f"
 	for p in $PROBS; do
 		reg_cell "$f" "$p" "${BUDGET[$f]:-0}"
 	done
 done
+REG_CONNECT=()
 
 took registration
 

@@ -14,10 +14,11 @@
  *	connect N TCP sockets to a listener on 127.0.0.1 and set
  *	SO_RX_RESERVE on each, print "marked M refused R errno E" (E: the
  *	errno of the last refusal, or 0), close them all and exit 0.
- *   rxr_sock connect [-b] ADDR PORT
+ *   rxr_sock connect [-b | -a] ADDR PORT
  *	connect a priority socket to ADDR PORT (-b: do not wait for the
- *	connection), print "port N", hold until stdin closes, then abort
- *	the connection (RST), so that the socket goes at once.
+ *	connection; -a: mark it once connected, as a kernel user marks a
+ *	socket it connected), print "port N", hold until stdin closes, then
+ *	abort the connection (RST), so that the socket goes at once.
  *   rxr_sock serve PORT BYTES
  *	accept connections on PORT (IPv4 and IPv6); on each, send BYTES of
  *	a fixed pattern and a FIN (no FIN if BYTES is 0), then wait for the
@@ -658,7 +659,8 @@ static int local_port(int fd)
  * Make a priority socket, connect it, report, hold until stdin closes, and
  * abort the connection.
  */
-static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
+static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock,
+		int after)
 {
 	struct linger abort_linger = { .l_onoff = 1, .l_linger = 0 };
 	char buf[64];
@@ -669,7 +671,7 @@ static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
 		perror("socket");
 		return 1;
 	}
-	err = set_rxr(fd, 1);
+	err = after ? 0 : set_rxr(fd, 1);
 	if (err) {
 		fprintf(stderr, "rxr_sock: SO_RX_RESERVE: %s\n", strerror(err));
 		return 1;
@@ -679,6 +681,11 @@ static int hold(struct sockaddr_storage *ss, socklen_t len, int nonblock)
 	if (connect(fd, (struct sockaddr *)ss, len) &&
 	    !(nonblock && errno == EINPROGRESS)) {
 		perror("connect");
+		return 1;
+	}
+	err = after ? set_rxr(fd, 1) : 0;
+	if (err) {
+		fprintf(stderr, "rxr_sock: SO_RX_RESERVE: %s\n", strerror(err));
 		return 1;
 	}
 	printf("port %d\n", local_port(fd));
@@ -705,7 +712,7 @@ static int pair(const char *addr)
 		return 1;
 	}
 	/* The connection completes in the listener's backlog. */
-	return hold(&ss, len, 0);
+	return hold(&ss, len, 0, 0);
 }
 
 static int markn(int n)
@@ -1637,7 +1644,7 @@ static int collide(char **argv)
 int main(int argc, char **argv)
 {
 	struct sockaddr_storage ss;
-	int nonblock = 0;
+	int nonblock = 0, after = 0;
 	socklen_t len;
 
 	if (argc == 2 && !strcmp(argv[1], "errors"))
@@ -1647,14 +1654,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "pair"))
 		return pair(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "connect")) {
-		if (!strcmp(argv[2], "-b")) {
-			nonblock = 1;
+		if (!strcmp(argv[2], "-b") || !strcmp(argv[2], "-a")) {
+			nonblock = argv[2][1] == 'b';
+			after = argv[2][1] == 'a';
 			argv++;
 			argc--;
 		}
 		if (argc == 4) {
 			len = parse(argv[2], atoi(argv[3]), &ss);
-			return hold(&ss, len, nonblock);
+			return hold(&ss, len, nonblock, after);
 		}
 	}
 	if (argc == 4 && !strcmp(argv[1], "serve"))
@@ -1703,7 +1711,7 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "ethnl"))
 		return ethnl(argc - 2, argv + 2);
 	fprintf(stderr,
-		"usage: rxr_sock errors | pair ADDR | connect [-b] ADDR PORT |\n"
+		"usage: rxr_sock errors | pair ADDR | connect [-b | -a] ADDR PORT |\n"
 		"       serve PORT BYTES |\n"
 		"       recv [-n] [-g] [-p LPORT] ADDR PORT |\n"
 		"       flood ADDR PORT SECONDS SIZE | udpsink PORT |\n"
