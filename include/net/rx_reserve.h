@@ -9,6 +9,7 @@
 
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/gfp_types.h>
 #include <linux/in6.h>
 #include <linux/jump_label.h>
 #include <linux/types.h>
@@ -252,6 +253,7 @@ void rxr_dev_detach(struct net_device *dev);
 int rxr_dev_set_enabled(struct net_device *dev, bool on);
 bool rxr_dev_enabled(const struct net_device *dev);
 bool rxr_dev_active(const struct net_device *dev);
+bool rxr_dev_pools_cover(const struct net_device *dev);
 bool rxr_dev_emergency(const struct net_device *dev);
 struct page *rxr_queue_page(struct net_device *dev);
 bool rxr_queue_page_fits(struct net_device *dev, const struct page *page);
@@ -352,6 +354,11 @@ static inline bool rxr_dev_enabled(const struct net_device *dev)
 }
 
 static inline bool rxr_dev_active(const struct net_device *dev)
+{
+	return false;
+}
+
+static inline bool rxr_dev_pools_cover(const struct net_device *dev)
 {
 	return false;
 }
@@ -491,6 +498,29 @@ static inline void rxr_sk_update(struct sock *sk)
 {
 	if (rxr_active())
 		__rxr_sk_update(sk);
+}
+
+/**
+ * rxr_rx_gfp() - the GFP flags of a device's own RX buffers
+ * @dev: the device the buffer is for, or NULL
+ * @gfp: the flags the caller would use
+ *
+ * While every priority flow on @dev has a pool, those pools are the
+ * device's reserve: its regular queues' own buffers, which carry any
+ * frame, do not dip into mainline's pfmemalloc reserve, which stays for
+ * reclaim and the storage TX path.  Called by __netdev_alloc_skb() and
+ * napi_alloc_skb(), and by drivers that allocate RX pages themselves.
+ * Costs a static branch unless priority flows exist.
+ *
+ * Context: any context.
+ * Return: @gfp, or @gfp without %__GFP_MEMALLOC and with
+ * %__GFP_NOMEMALLOC (which also overrides a %__GFP_MEMALLOC added later).
+ */
+static inline gfp_t rxr_rx_gfp(const struct net_device *dev, gfp_t gfp)
+{
+	if (rxr_active() && rxr_dev_pools_cover(dev))
+		return (gfp & ~__GFP_MEMALLOC) | __GFP_NOMEMALLOC;
+	return gfp;
 }
 
 /**

@@ -1425,6 +1425,38 @@ bool rxr_dev_active(const struct net_device *dev)
 EXPORT_SYMBOL_GPL(rxr_dev_active);
 
 /**
+ * rxr_dev_pools_cover() - whether a device's pools are its reserve
+ * @dev: the device, or NULL
+ *
+ * True while @dev is attached and enabled, has priority flows, and every
+ * one of them has a pool that serves it there (in a filter slot or in
+ * software).  A flow without a pool still relies on mainline's pfmemalloc
+ * reserve, and so does the device then.  rxr_rx_gfp() reads it.
+ *
+ * Context: any context.
+ * Return: true if @dev's regular RX buffers can do without the
+ * pfmemalloc reserve.
+ */
+bool rxr_dev_pools_cover(const struct net_device *dev)
+{
+	struct rxr_dev *rdev;
+	unsigned int n;
+	bool on = false;
+
+	if (!dev)
+		return false;
+	rcu_read_lock();
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+		n = READ_ONCE(rdev->nflows);
+		on = n && READ_ONCE(rdev->hw.n) + READ_ONCE(rdev->sw.n) == n;
+	}
+	rcu_read_unlock();
+	return on;
+}
+EXPORT_SYMBOL_GPL(rxr_dev_pools_cover);
+
+/**
  * rxr_dev_emergency() - whether a device is in emergency mode
  * @dev: the device
  *

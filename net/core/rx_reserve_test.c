@@ -1100,6 +1100,65 @@ static void rxr_test_queue_page(struct kunit *test)
 }
 
 /*
+ * A device whose priority flows all have pools takes its regular RX
+ * buffers without mainline's pfmemalloc reserve: the pools are its
+ * reserve.  A device without flows, disabled, or with a flow that has no
+ * pool keeps the flags it was asked for.
+ */
+static void rxr_test_rx_gfp(struct kunit *test)
+{
+	const gfp_t rx = GFP_ATOMIC | __GFP_NOWARN | __GFP_MEMALLOC;
+	const gfp_t own = GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC;
+	struct net_device *dev = rxrt_dev_new(test);
+	struct rxr_flow *flow, *nopool;
+	struct rxr_tuple t;
+
+	flow = rxrt_flow_new(test, 2);
+	nopool = rxrt_flow_new(test, 0);
+	KUNIT_ASSERT_TRUE(test, rxr_active());
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(NULL, rx),
+			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)rx);
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 1, 0));
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)rx);
+
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41200);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)own);
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, GFP_ATOMIC),
+			(__force u32)(GFP_ATOMIC | __GFP_NOMEMALLOC));
+
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)rx);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, true));
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)own);
+
+	/* A flow on mainline's reserve keeps the device on it too. */
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41201);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(nopool, dev, &t));
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)rx);
+	rxr_flow_unbind(nopool);
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)own);
+	rxr_flow_unbind(flow);
+	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
+			(__force u32)rx);
+	rtnl_lock();
+	rxr_dev_detach(dev);
+	rtnl_unlock();
+}
+
+/*
  * A priority socket's receive buffer is TCP's to tune while memory is fine.
  * While a device that receives its flow is in emergency mode, it is held to
  * half the pool, and let go when that ends or the flow does; a buffer the
@@ -1826,6 +1885,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_fallback),
 	KUNIT_CASE(rxr_test_lend_queue),
 	KUNIT_CASE(rxr_test_queue_page),
+	KUNIT_CASE(rxr_test_rx_gfp),
 	KUNIT_CASE(rxr_test_rcvbuf),
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),

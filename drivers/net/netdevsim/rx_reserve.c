@@ -411,7 +411,9 @@ static struct page *nsim_rxr_alloc(struct netdevsim *ns, struct nsim_rq *rq)
 	struct page *page = NULL;
 
 	if (!READ_ONCE(ns->rxr->fail_refill))
-		page = page_pool_dev_alloc_pages(rq->page_pool);
+		page = page_pool_alloc_pages(rq->page_pool,
+					     rxr_rx_gfp(ns->netdev, GFP_ATOMIC |
+							__GFP_NOWARN));
 	if (!page) {
 		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_REFILL_FAILED, 1);
 		rxr_rx_alloc_failed(ns->netdev);
