@@ -506,11 +506,12 @@ static inline void rxr_sk_update(struct sock *sk)
  * @gfp: the flags the caller would use
  *
  * While every priority flow on @dev has a pool, those pools are the
- * device's reserve: its regular queues' own buffers, which carry any
+ * device's reserve: the buffers its regular queues post, which carry any
  * frame, do not dip into mainline's pfmemalloc reserve, which stays for
- * reclaim and the storage TX path.  Called by __netdev_alloc_skb() and
- * napi_alloc_skb(), and by drivers that allocate RX pages themselves.
- * Costs a static branch unless priority flows exist.
+ * reclaim and the storage TX path.  Called by __netdev_alloc_skb(), and by
+ * drivers for the RX pages they refill their rings with; not for copies
+ * made at receive time.  Costs a static branch unless priority flows
+ * exist.
  *
  * Context: any context.
  * Return: @gfp, or @gfp without %__GFP_MEMALLOC and with
