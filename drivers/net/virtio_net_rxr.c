@@ -672,7 +672,7 @@ static unsigned int vnet_rxr_skb_up(struct vnet_rxr *r,
 	struct page *page;
 	unsigned int i, len;
 
-	skb = napi_build_skb(va[0], PAGE_SIZE);
+	skb = rxr_build_skb(rb, va[0], PAGE_SIZE);
 	if (!skb) {
 		for (i = 0; i < f->n; i++)
 			put_page(virt_to_head_page(va[i]));

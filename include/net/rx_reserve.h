@@ -12,6 +12,7 @@
 #include <linux/gfp_types.h>
 #include <linux/in6.h>
 #include <linux/jump_label.h>
+#include <linux/skbuff.h>
 #include <linux/types.h>
 #include <net/rx_reserve_pool.h>
 
@@ -277,6 +278,8 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 				unsigned int len, struct rxr_rx_buf *rb);
 bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 	       const struct rxr_rx_buf *rb);
+struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb, void *data,
+			      unsigned int frag_size);
 struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 			   struct sk_buff *skb);
 int rxr_ethtool_sset_count(const struct net_device *dev);
@@ -448,6 +451,13 @@ static inline bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 			     const struct rxr_rx_buf *rb)
 {
 	return true;
+}
+
+static inline struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb,
+					    void *data,
+					    unsigned int frag_size)
+{
+	return napi_build_skb(data, frag_size);
 }
 
 static inline struct sk_buff *rxr_rx_skb(struct net_device *dev,

@@ -227,6 +227,11 @@ extern atomic64_t rxr_nodev;
 extern atomic64_t rxr_nohash;
 extern atomic64_t rxr_nolower;
 extern atomic64_t rxr_rcvbuf_holds;
+extern atomic64_t rxr_heads_used;
+extern atomic64_t rxr_heads_missed;
+
+/* sk_buff heads kept for priority frames (rxr_build_skb()). */
+#define RXR_HEADS		64
 
 /* rx_reserve=off on the command line: no device attaches, no flow. */
 extern bool rxr_off;
@@ -266,6 +271,8 @@ void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n);
 void rxr_emergency_set(struct rxr_dev *rdev, bool on, unsigned long now,
 		       const char *reason);
 void rxr_monitor_fn(struct work_struct *work);
+unsigned int rxr_heads_sync(bool want);
+unsigned int rxr_heads_level(void);
 
 /* rx_reserve_user.c */
 int rxr_user_init(void);
@@ -291,6 +298,7 @@ void rxr_dev_emergency_tick(struct rxr_dev *rdev, unsigned long now,
 void rxr_set_fallback_policy(int policy);
 void rxr_decay_hits(struct rxr_dev *rdev);
 void rxr_sk_fit_rcvbuf(struct sock *sk, struct rxr_flow *flow);
+struct sk_buff *rxr_head_take(void *data, unsigned int frag_size);
 #endif
 
 #endif /* _NET_CORE_RX_RESERVE_PRIV_H */

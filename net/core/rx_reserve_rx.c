@@ -10,7 +10,9 @@
  * registry under RCU; it takes rxr_lock only on a device's transition
  * into emergency mode.  It allocates only to copy a frame out of a pool
  * page that is not its flow's (GFP_ATOMIC), and a failed copy drops that
- * frame, counted: never the owner's.  A frame in no pool page, on no
+ * frame, counted: never the owner's; an sk_buff for the owner's frame
+ * comes from a reserve of heads when the slab has none (rxr_build_skb()).
+ * A frame in no pool page, on no
  * reserve queue and on no device in emergency mode costs no
  * classification.  The monitor, at the end, is a work item.
  */
@@ -20,6 +22,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/rhashtable.h>
+#include <linux/skbuff.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/random.h>
@@ -27,6 +30,7 @@
 #include <linux/vmstat.h>
 #include <kunit/visibility.h>
 #include <net/bonding.h>
+#include <net/hotdata.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
@@ -891,6 +895,128 @@ void rxr_rx_alloc_failed(struct net_device *dev)
 }
 EXPORT_SYMBOL_GPL(rxr_rx_alloc_failed);
 
+/*
+ * sk_buff heads for priority frames.  A frame in a pool page needs an
+ * sk_buff to go up, and the slab may have none under memory pressure:
+ * rxr_build_skb() then takes one kept here.  The heads are allocated from
+ * the skbuff cache while priority flows exist, by a work item after each
+ * take and by the monitor, and freed once no flow is left; a head that
+ * went up is freed by the stack like any other.
+ */
+static DEFINE_SPINLOCK(rxr_heads_lock);
+static struct sk_buff *rxr_heads[RXR_HEADS];
+static unsigned int rxr_nheads;
+atomic64_t rxr_heads_used;
+EXPORT_SYMBOL_IF_KUNIT(rxr_heads_used);
+atomic64_t rxr_heads_missed;
+
+/**
+ * rxr_heads_sync() - fill the reserve of heads, or empty it
+ * @want: priority flows exist
+ *
+ * Allocates with GFP_NOIO: the caller may run while reclaim waits on the
+ * very flows these heads serve.  A failed allocation leaves the reserve
+ * short until the next call.  Process context.
+ *
+ * Return: heads in the reserve.
+ */
+unsigned int rxr_heads_sync(bool want)
+{
+	struct sk_buff *skb;
+	unsigned int n;
+
+	for (;;) {
+		skb = NULL;
+		spin_lock_irq(&rxr_heads_lock);
+		if (!want && rxr_nheads)
+			skb = rxr_heads[--rxr_nheads];
+		n = rxr_nheads;
+		spin_unlock_irq(&rxr_heads_lock);
+		if (skb) {
+			kmem_cache_free(net_hotdata.skbuff_cache, skb);
+			continue;
+		}
+		if (!want || n >= RXR_HEADS)
+			return n;
+		skb = kmem_cache_alloc(net_hotdata.skbuff_cache,
+				       GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN);
+		if (!skb)
+			return n;
+		spin_lock_irq(&rxr_heads_lock);
+		if (rxr_nheads < RXR_HEADS) {
+			rxr_heads[rxr_nheads++] = skb;
+			skb = NULL;
+		}
+		spin_unlock_irq(&rxr_heads_lock);
+		if (skb)
+			kmem_cache_free(net_hotdata.skbuff_cache, skb);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_heads_sync);
+
+/* Heads in the reserve now. */
+unsigned int rxr_heads_level(void)
+{
+	return READ_ONCE(rxr_nheads);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_heads_level);
+
+static void rxr_heads_fn(struct work_struct *work)
+{
+	rxr_heads_sync(READ_ONCE(rxr_nflows));
+}
+
+static DECLARE_WORK(rxr_heads_work, rxr_heads_fn);
+
+/* A head from the reserve around @data, or NULL when it is empty. */
+VISIBLE_IF_KUNIT struct sk_buff *rxr_head_take(void *data,
+					       unsigned int frag_size)
+{
+	struct sk_buff *skb = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rxr_heads_lock, flags);
+	if (rxr_nheads)
+		skb = rxr_heads[--rxr_nheads];
+	spin_unlock_irqrestore(&rxr_heads_lock, flags);
+	if (!skb) {
+		atomic64_inc(&rxr_heads_missed);
+		return NULL;
+	}
+	atomic64_inc(&rxr_heads_used);
+	queue_work(system_wq, &rxr_heads_work);
+	/* build_skb_around() wants it cleared, as __build_skb() does. */
+	memset(skb, 0, offsetof(struct sk_buff, tail));
+	return build_skb_around(skb, data, frag_size);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_head_take);
+
+/**
+ * rxr_build_skb() - an skb around a received buffer, in NAPI
+ * @rb: the verdict's view of the buffer (rxr_rx_verdict())
+ * @data: the buffer, as for napi_build_skb()
+ * @frag_size: its size
+ *
+ * napi_build_skb(); when the slab has no sk_buff for it and the frame is
+ * its flow's own in a pool page (%RXR_PASS_POOL), one from rx-reserve's
+ * reserve of heads, so that a priority frame is not dropped for want of
+ * one while the reserve lasts.  Counted in heads_used, and heads_missed
+ * when the reserve is empty too.  Allocates nothing that can wait.
+ *
+ * Context: NAPI (softirq).
+ * Return: the skb, or NULL.
+ */
+struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb, void *data,
+			      unsigned int frag_size)
+{
+	struct sk_buff *skb = napi_build_skb(data, frag_size);
+
+	if (likely(skb) || !rb->flow || !rb->pool)
+		return skb;
+	return rxr_head_take(data, frag_size);
+}
+EXPORT_SYMBOL_GPL(rxr_build_skb);
+
 /* Halve the recent-packet counts of a device's flows.  rxr_lock held. */
 static void __rxr_decay_hits(struct rxr_dev *rdev)
 {
@@ -948,6 +1074,7 @@ void rxr_monitor_fn(struct work_struct *work)
 	spin_unlock_bh(&rxr_lock);
 	if (pools)
 		queue_work(system_wq, &rxr_pool_work);
+	rxr_heads_sync(READ_ONCE(rxr_nflows));
 	if (again)
 		queue_delayed_work(system_wq, &rxr_monitor_work,
 				   RXR_MONITOR_PERIOD);

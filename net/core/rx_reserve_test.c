@@ -1159,6 +1159,55 @@ static void rxr_test_rx_gfp(struct kunit *test)
 }
 
 /*
+ * The reserve of sk_buff heads: filled while flows exist, each head builds
+ * an skb around a buffer without the slab, and the reserve is emptied once
+ * no flow is left.
+ */
+static void rxr_test_heads(struct kunit *test)
+{
+	u64 used = atomic64_read(&rxr_heads_used);
+	struct sk_buff *skb[RXR_HEADS];
+	struct rxr_flow *flow;
+	struct page *page;
+	unsigned int i, n;
+
+	flow = rxr_flow_create(RXR_MARK_SOCKOPT, 0);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
+	KUNIT_EXPECT_EQ(test, rxr_heads_sync(true), RXR_HEADS);
+	KUNIT_EXPECT_EQ(test, rxr_heads_level(), RXR_HEADS);
+
+	/* Refills only add while the flow exists: all 64 are there. */
+	for (n = 0; n < RXR_HEADS; n++) {
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			break;
+		skb[n] = rxr_head_take(page_address(page), PAGE_SIZE);
+		if (!skb[n]) {
+			put_page(page);
+			break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, n, RXR_HEADS);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&rxr_heads_used) - used, n);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, skb[i]->head,
+				    page_address(virt_to_page(skb[i]->head)));
+		KUNIT_EXPECT_EQ(test, skb[i]->len, 0);
+		KUNIT_EXPECT_TRUE(test, skb[i]->head_frag);
+		KUNIT_EXPECT_EQ(test, refcount_read(&skb[i]->users), 1);
+		skb_reserve(skb[i], NET_SKB_PAD);
+		skb_put(skb[i], 64);
+		consume_skb(skb[i]);
+	}
+
+	/* The work the takes queued fills it again. */
+	KUNIT_EXPECT_EQ(test, rxr_heads_sync(true), RXR_HEADS);
+	rxr_flow_release(flow);
+	KUNIT_EXPECT_EQ(test, rxr_heads_sync(false), 0);
+	KUNIT_EXPECT_EQ(test, rxr_heads_level(), 0);
+}
+
+/*
  * A priority socket's receive buffer is TCP's to tune while memory is fine.
  * While a device that receives its flow is in emergency mode, it is held to
  * half the pool, and let go when that ends or the flow does; a buffer the
@@ -1886,6 +1935,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_lend_queue),
 	KUNIT_CASE(rxr_test_queue_page),
 	KUNIT_CASE(rxr_test_rx_gfp),
+	KUNIT_CASE(rxr_test_heads),
 	KUNIT_CASE(rxr_test_rcvbuf),
 	KUNIT_CASE(rxr_test_emergency_next),
 	KUNIT_CASE(rxr_test_emergency),

@@ -298,14 +298,16 @@ static int rxr_proc_show(struct seq_file *seq, void *v)
 			pool_free += rxr_pool_free_pages(flow->pool);
 	spin_unlock_bh(&rxr_lock);
 	seq_printf(seq,
-		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld rcvbuf_holds %lld active %d\n",
+		   "flows %u pool_pages %d pool_free %llu pages_out %u max_pages %d nopool_cap %lld nopool_enomem %lld nodev %lld nohash %lld nolower %lld rcvbuf_holds %lld heads %u heads_used %lld heads_missed %lld active %d\n",
 		   READ_ONCE(rxr_nflows), atomic_read(&rxr_pages_total),
 		   pool_free, rxr_pool_pages_out(), READ_ONCE(rxr_max_pages),
 		   atomic64_read(&rxr_nopool_cap),
 		   atomic64_read(&rxr_nopool_enomem),
 		   atomic64_read(&rxr_nodev), atomic64_read(&rxr_nohash),
 		   atomic64_read(&rxr_nolower),
-		   atomic64_read(&rxr_rcvbuf_holds), rxr_active());
+		   atomic64_read(&rxr_rcvbuf_holds), rxr_heads_level(),
+		   atomic64_read(&rxr_heads_used),
+		   atomic64_read(&rxr_heads_missed), rxr_active());
 
 	rtnl_lock();
 	for_each_netdev(net, dev) {

@@ -466,7 +466,7 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 	struct net_device *dev = ns->netdev;
 	struct sk_buff *skb;
 
-	skb = napi_build_skb(page_address(b->page), PAGE_SIZE);
+	skb = rxr_build_skb(rb, page_address(b->page), PAGE_SIZE);
 	if (!skb) {
 		/* The frame is lost, its buffer freed: the slot has its
 		 * replacement already.

@@ -758,7 +758,7 @@ static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 			e1000e_rxr_post(r, repl, dma);
 	}
 	dma_unmap_page(dev, b->dma, E1000E_RXR_BUF_LEN, DMA_FROM_DEVICE);
-	skb = napi_build_skb(page_address(b->page), PAGE_SIZE);
+	skb = rxr_build_skb(rb, page_address(b->page), PAGE_SIZE);
 	if (!skb) {
 		/* The page is back with its pool. */
 		put_page(b->page);

@@ -470,7 +470,7 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 			ixgbe_rxr_post(ring, repl, rdma);
 	}
 	dma_unmap_page(ring->dev, dma, len, DMA_FROM_DEVICE);
-	skb = napi_build_skb(page_address(page), PAGE_SIZE);
+	skb = rxr_build_skb(rb, page_address(page), PAGE_SIZE);
 	if (!skb) {
 		/* The page is back with its pool. */
 		put_page(page);
