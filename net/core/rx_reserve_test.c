@@ -1099,16 +1099,24 @@ static void rxr_test_queue_page(struct kunit *test)
 	rxr_flow_unbind(flow);
 }
 
+/* rxr_rx_gfp()'s answer for a refill that asks for @gfp, as u32. */
+static u32 rxrt_gfp(const struct net_device *dev, gfp_t gfp)
+{
+	return (__force u32)rxr_rx_gfp(dev, gfp);
+}
+
 /*
- * A device whose priority flows all have pools takes its regular RX
- * buffers without mainline's pfmemalloc reserve: the pools are its
+ * A device whose priority flows all have pools refills its regular RX
+ * queues without mainline's pfmemalloc reserve: the pools are its
  * reserve.  A device without flows, disabled, or with a flow that has no
  * pool keeps the flags it was asked for.
  */
 static void rxr_test_rx_gfp(struct kunit *test)
 {
 	const gfp_t rx = GFP_ATOMIC | __GFP_NOWARN | __GFP_MEMALLOC;
-	const gfp_t own = GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC;
+	const u32 keep = (__force u32)rx;
+	const u32 own = (__force u32)(GFP_ATOMIC | __GFP_NOWARN |
+				      __GFP_NOMEMALLOC);
 	struct net_device *dev = rxrt_dev_new(test);
 	struct rxr_flow *flow, *nopool;
 	struct rxr_tuple t;
@@ -1116,43 +1124,34 @@ static void rxr_test_rx_gfp(struct kunit *test)
 	flow = rxrt_flow_new(test, 2);
 	nopool = rxrt_flow_new(test, 0);
 	KUNIT_ASSERT_TRUE(test, rxr_active());
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(NULL, rx),
-			(__force u32)rx);
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(NULL, rx), keep);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), keep);
 	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 1, 0));
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), keep);
 
 	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41200);
 	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)own);
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, GFP_ATOMIC),
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), own);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, GFP_ATOMIC),
 			(__force u32)(GFP_ATOMIC | __GFP_NOMEMALLOC));
 
 	rtnl_lock();
 	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
 	rtnl_unlock();
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), keep);
 	rtnl_lock();
 	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, true));
 	rtnl_unlock();
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)own);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), own);
 
 	/* A flow on mainline's reserve keeps the device on it too. */
 	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41201);
 	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(nopool, dev, &t));
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), keep);
 	rxr_flow_unbind(nopool);
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)own);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), own);
 	rxr_flow_unbind(flow);
-	KUNIT_EXPECT_EQ(test, (__force u32)rxr_rx_gfp(dev, rx),
-			(__force u32)rx);
+	KUNIT_EXPECT_EQ(test, rxrt_gfp(dev, rx), keep);
 	rtnl_lock();
 	rxr_dev_detach(dev);
 	rtnl_unlock();
