@@ -57,21 +57,15 @@
 /* How often the reserve queue is polled to take back its pool pages. */
 #define VNET_RXR_FILL_INTERVAL	(HZ / 20)
 
+/* The ring's events; the core counts rx-reserve's, per queue too. */
 enum {
 	VNET_RXR_Q_PACKETS,
-	VNET_RXR_Q_PRIORITY,
-	VNET_RXR_Q_STEERED,
-	VNET_RXR_Q_RECYCLED,
-	VNET_RXR_Q_LENT,
-	VNET_RXR_Q_DROPPED,
 	VNET_RXR_Q_EMPTY,
-	VNET_RXR_Q_COPIED,
 	VNET_RXR_Q_NUM,
 };
 
 static const char vnet_rxr_q_names[VNET_RXR_Q_NUM][ETH_GSTRING_LEN] = {
-	"packets", "priority", "steered", "recycled", "lent", "dropped",
-	"empty", "copied",
+	"packets", "empty",
 };
 
 static const char vnet_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -577,7 +571,7 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 
 	if (!r || !r->started)
 		return -ENOMEM;
-	rxr_rx_alloc_failed(r->dev);
+	rxr_rx_alloc_failed(r->dev, q);
 	if (!r->cfg.mode_ok) {
 		vnet_rxr_refuse(r);
 		return -ENOMEM;
@@ -591,7 +585,6 @@ int vnet_rxr_lend(struct vnet_rxr *r, struct virtqueue *vq, unsigned int q)
 		put_page(page);
 		return -ENOMEM;
 	}
-	vnet_rxr_count(r, q, VNET_RXR_Q_LENT, 1);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(vnet_rxr_lend);
@@ -651,8 +644,7 @@ static void vnet_rxr_putback(struct vnet_rxr *r, struct virtqueue *vq,
 
 static void vnet_rxr_drop(struct vnet_rxr *r, unsigned int q)
 {
-	vnet_rxr_count(r, q, VNET_RXR_Q_DROPPED, 1);
-	rxr_dev_count(r->dev, RXR_STAT_DROPPED, 1);
+	rxr_dev_count(r->dev, q, RXR_STAT_DROPPED, 1);
 }
 
 /* Build the skb of frame @f, whose buffers are at @va[i] (@va[0] is where
@@ -732,9 +724,8 @@ static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
 	if (q == READ_ONCE(r->reserve_q)) {
 		if (vnet_rxr_post_pool(r, vq, f->n))
 			r->q[q].reposted = true;
-		vnet_rxr_count(r, q, VNET_RXR_Q_STEERED, 1);
 	} else {
-		rxr_dev_count(r->dev, RXR_STAT_LENT_DELIVERED, 1);
+		rxr_dev_count(r->dev, q, RXR_STAT_LENT_DELIVERED, 1);
 	}
 	return vnet_rxr_skb_up(r, napi, q, f, va, truesize, rb);
 }
@@ -759,7 +750,7 @@ static unsigned int vnet_rxr_copy(struct vnet_rxr *r, struct virtqueue *vq,
 		if (!page) {
 			while (i--)
 				put_page(virt_to_head_page(va[i]));
-			rxr_rx_alloc_failed(r->dev);
+			rxr_rx_alloc_failed(r->dev, q);
 			vnet_rxr_putback(r, vq, q, f, rb->release);
 			vnet_rxr_drop(r, q);
 			return 0;
@@ -769,7 +760,6 @@ static unsigned int vnet_rxr_copy(struct vnet_rxr *r, struct virtqueue *vq,
 		truesize[i] = PAGE_SIZE;
 	}
 	vnet_rxr_putback(r, vq, q, f, rb->release);
-	vnet_rxr_count(r, q, VNET_RXR_Q_COPIED, 1);
 	return vnet_rxr_skb_up(r, napi, q, f, va, truesize, rb);
 }
 
@@ -807,8 +797,6 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 	vnet_rxr_count(r, q, VNET_RXR_Q_PACKETS, 1);
 	v = rxr_rx_verdict(r->dev, q, virt_to_head_page(buf), buf + hlen,
 			   len - hlen, &rb);
-	if (rb.flow)
-		vnet_rxr_count(r, q, VNET_RXR_Q_PRIORITY, 1);
 	if (v == RXR_PASS)
 		return false;
 	if (!vnet_rxr_gather(r, vq, buf, len, ctx, &f)) {
@@ -826,7 +814,6 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 		break;
 	default:
 		vnet_rxr_putback(r, vq, q, &f, rb.release);
-		vnet_rxr_count(r, q, VNET_RXR_Q_RECYCLED, 1);
 		break;
 	}
 	return true;

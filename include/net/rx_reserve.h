@@ -102,7 +102,7 @@ struct rxr_dev_caps {
 };
 
 /**
- * enum rxr_dev_stat - per-device events a driver counts
+ * enum rxr_dev_stat - rx-reserve's events, counted per RX queue
  * @RXR_STAT_STEERED: priority packets received on the reserve queue,
  *	counted by rxr_rx_verdict(): a driver does not count it
  * @RXR_STAT_LENT: pool pages lent to a regular queue (rxr_lend_page())
@@ -116,10 +116,20 @@ struct rxr_dev_caps {
  * @RXR_STAT_POOL_UP_OTHER: frames that reached rxr_rx_up() in a pool page
  *	of another flow, and were dropped there; 0 unless a driver skipped
  *	rxr_rx_verdict()
- * @RXR_STAT_COPIED: frames copied out of a pool page (%RXR_COPY)
+ * @RXR_STAT_COPIED: frames the verdict copied up (%RXR_COPY); a copy
+ *	that finds no memory counts %RXR_STAT_DROPPED or
+ *	%RXR_STAT_RECYCLED too
  * @RXR_STAT_QUEUE_ALLOC: pages of its own that rxr_queue_page() gave the
  *	reserve queue while its pools were empty and memory was fine
+ * @RXR_STAT_PRIORITY: frames of a priority flow that rxr_rx_verdict()
+ *	classified: every frame on the reserve queue, frames in pool pages
+ *	and frames on a device in emergency mode
  * @RXR_STAT_NUM: number of counters
+ *
+ * The core counts each event on the RX queue it happened on, and shows
+ * the counters per queue (``rx<N>_rxr_<event>`` in ethtool -S, the queue
+ * nests of the netlink view) and summed over the queues.  A driver counts
+ * only what the core cannot see: its ring events.
  */
 enum rxr_dev_stat {
 	RXR_STAT_STEERED,
@@ -132,6 +142,7 @@ enum rxr_dev_stat {
 	RXR_STAT_POOL_UP_OTHER,
 	RXR_STAT_COPIED,
 	RXR_STAT_QUEUE_ALLOC,
+	RXR_STAT_PRIORITY,
 	RXR_STAT_NUM,
 };
 
@@ -144,7 +155,7 @@ enum rxr_dev_stat {
 #define RXR_PRIV_FLAG	"rx-reserve"
 
 /* Counters of rxr_ethtool_get_stats() and struct rxr_dev_state. */
-#define RXR_ETHTOOL_NSTATS	18
+#define RXR_ETHTOOL_NSTATS	19
 
 /**
  * struct rxr_flow_state - a priority flow, as rxr_dev_read_state() saw it
@@ -179,6 +190,9 @@ struct rxr_flow_state {
  * @stat: rxr_ethtool_get_stats()'s counters, in its order
  * @nflows: entries of @flows
  * @flows: the device's flows; free with rxr_dev_free_state()
+ * @nq: entries of @qstat: the device's RX queues
+ * @qstat: each RX queue's counters, &enum rxr_dev_stat's order; free
+ *	with rxr_dev_free_state()
  */
 struct rxr_dev_state {
 	bool enabled;
@@ -190,6 +204,8 @@ struct rxr_dev_state {
 	u64 stat[RXR_ETHTOOL_NSTATS];
 	unsigned int nflows;
 	struct rxr_flow_state *flows;
+	unsigned int nq;
+	u64 (*qstat)[RXR_STAT_NUM];
 };
 
 /**
@@ -219,12 +235,14 @@ enum rxr_verdict {
  *	instead of reposting it, and refills the slot as usual
  * @shared: the buffer is on the reserve queue, whose pool pages serve
  *	every flow steered there
+ * @rxq: the RX queue it was posted on, where rxr_rx_up() counts it
  */
 struct rxr_rx_buf {
 	struct rxr_flow *flow;
 	const struct rxr_pool *pool;
 	bool release;
 	bool shared;
+	unsigned int rxq;
 };
 
 /* Events of rxr_register_notifier()'s chain; the data is the net_device. */
@@ -271,8 +289,9 @@ void rxr_tuple_to_fs(const struct rxr_tuple *t,
 		     struct ethtool_rx_flow_spec *fs);
 int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 		      struct rxr_tuple *t);
-void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n);
-void rxr_rx_alloc_failed(struct net_device *dev);
+void rxr_dev_count(struct net_device *dev, unsigned int rxq,
+		   enum rxr_dev_stat stat, u32 n);
+void rxr_rx_alloc_failed(struct net_device *dev, unsigned int rxq);
 enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 				struct page *page, const void *data,
 				unsigned int len, struct rxr_rx_buf *rb);
@@ -429,9 +448,10 @@ static inline int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 	return -EOPNOTSUPP;
 }
 
-static inline void rxr_dev_count(struct net_device *dev,
+static inline void rxr_dev_count(struct net_device *dev, unsigned int rxq,
 				 enum rxr_dev_stat stat, u32 n) { }
-static inline void rxr_rx_alloc_failed(struct net_device *dev) { }
+static inline void rxr_rx_alloc_failed(struct net_device *dev,
+				       unsigned int rxq) { }
 
 static inline enum rxr_verdict rxr_rx_verdict(struct net_device *dev,
 					      unsigned int rxq,

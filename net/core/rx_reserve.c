@@ -148,12 +148,18 @@ static void rxr_dev_ntf_work(struct work_struct *work);
 static struct rxr_dev *rxr_dev_alloc(struct net_device *dev, gfp_t gfp)
 {
 	struct rxr_dev *rdev;
+	size_t size;
 	int cpu;
 
 	rdev = kzalloc(sizeof(*rdev), gfp);
 	if (!rdev)
 		return NULL;
-	rdev->stats = alloc_percpu_gfp(struct rxr_dev_pcpu_stats, gfp);
+	rdev->nq = clamp(dev->num_rx_queues, 1U, RXR_MAX_QUEUES);
+	size = struct_size_t(struct rxr_dev_pcpu_stats, stat,
+			     rdev->nq * RXR_STAT_NUM);
+	rdev->stats = __alloc_percpu_gfp(size,
+					 __alignof__(struct rxr_dev_pcpu_stats),
+					 gfp);
 	if (!rdev->stats) {
 		kfree(rdev);
 		return NULL;

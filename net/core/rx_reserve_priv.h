@@ -101,9 +101,13 @@ struct rxr_flow {
 	int rcvbuf_val;
 };
 
+/* RX queues counted apart; queues past the last are counted with it. */
+#define RXR_MAX_QUEUES	256U
+
+/* A CPU's counters of one device: @stat[q * RXR_STAT_NUM + event]. */
 struct rxr_dev_pcpu_stats {
 	struct u64_stats_sync syncp;
-	u64_stats_t stat[RXR_STAT_NUM];
+	u64_stats_t stat[];
 };
 
 /**
@@ -148,7 +152,9 @@ struct rxr_flow_set {
  * @slot_installed: slots with a filter in the device, under @slot_mutex
  * @sync_work: installs and removes filters
  * @ntf_work: tells rx-reserve's notifier chain of an emergency transition
- * @stats: counters the driver feeds with rxr_dev_count()
+ * @stats: the device's counters, per CPU and per RX queue (rxr_dev_count())
+ * @nq: RX queues @stats counts: the device's num_rx_queues, at most
+ *	%RXR_MAX_QUEUES
  */
 struct rxr_dev {
 	struct net_device *dev;
@@ -179,6 +185,7 @@ struct rxr_dev {
 	struct work_struct sync_work;
 	struct work_struct ntf_work;
 	struct rxr_dev_pcpu_stats __percpu *stats;
+	unsigned int nq;
 };
 
 /**
@@ -188,7 +195,7 @@ struct rxr_dev {
  * @flows_nopool: flows without a pool, on mainline's shared reserve
  * @pool_pages: pages of the pools of the device's flows
  * @pool_free: free pages of those pools
- * @stat: the driver's counters, &enum rxr_dev_stat
+ * @stat: the counters of &enum rxr_dev_stat, summed over the queues
  * @slot_fail: filter inserts that failed
  * @emergency: emergency activations
  * @emergency_ms: milliseconds spent in emergency mode
@@ -288,6 +295,8 @@ int rxr_flow_bind_devs(struct rxr_flow *flow, struct net_device **devs,
 void rxr_flow_unbind(struct rxr_flow *flow);
 struct rxr_dev *rxr_dev_get_state(const struct net_device *dev);
 void rxr_dev_get_info(struct rxr_dev *rdev, struct rxr_dev_info *info);
+void rxr_dev_read_queue(struct rxr_dev *rdev, unsigned int rxq,
+			u64 v[RXR_STAT_NUM]);
 struct rxr_flow *rxr_sk_flow(const struct sock *sk);
 unsigned int rxr_nr_flows(void);
 bool rxr_emergency_next(bool on, unsigned long quiet_ms,

@@ -73,6 +73,14 @@ static struct page *rxr_set_take(struct rxr_flow_set *set, unsigned int start,
 	return NULL;
 }
 
+/* Where events of the reserve queue count: queue 0 on a device without
+ * one.
+ */
+static unsigned int rxr_reserve_rxq(const struct rxr_dev *rdev)
+{
+	return max(rdev->caps.reserve_queue, 0);
+}
+
 /**
  * rxr_queue_page() - a page to post on the reserve queue
  * @dev: the device
@@ -108,7 +116,8 @@ struct page *rxr_queue_page(struct net_device *dev)
 			page = alloc_page(GFP_ATOMIC | __GFP_NOWARN |
 					  __GFP_NOMEMALLOC);
 			if (page)
-				rxr_dev_count(dev, RXR_STAT_QUEUE_ALLOC, 1);
+				rxr_dev_count(dev, rxr_reserve_rxq(rdev),
+					      RXR_STAT_QUEUE_ALLOC, 1);
 		}
 	}
 	rcu_read_unlock();
@@ -365,7 +374,7 @@ struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
 					    true, -1, &pool);
 	}
 	if (page) {
-		rxr_dev_count(dev, RXR_STAT_LENT, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_LENT, 1);
 		if (trace_rxr_lend_enabled())
 			trace_rxr_lend(dev, rxr_pool_free_pages(pool));
 	}
@@ -510,6 +519,7 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 	rb->pool = tag;
 	rb->release = false;
 	rb->shared = false;
+	rb->rxq = rxq;
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
 	if (!rdev) {
@@ -527,11 +537,13 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 		goto out;
 	flow = __rxr_classify(rdev, rxq, data, len);
 	rb->flow = flow;
+	if (flow)
+		rxr_dev_count(dev, rxq, RXR_STAT_PRIORITY, 1);
 	/* Steered: a priority frame that the device put on the reserve
 	 * queue, whatever buffer it found there and wherever it goes next.
 	 */
 	if (flow && reserve)
-		rxr_dev_count(dev, RXR_STAT_STEERED, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_STEERED, 1);
 	if (tag) {
 		rb->shared = reserve;
 		if (flow && (flow->pool == tag ||
@@ -547,9 +559,9 @@ enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 		v = RXR_RECYCLE;
 	}
 	if (v == RXR_COPY)
-		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_COPIED, 1);
 	else if (v == RXR_RECYCLE)
-		rxr_dev_count(dev, RXR_STAT_RECYCLED, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_RECYCLED, 1);
 out:
 	/* A lent page that goes up or back leaves its ring: the loan ends. */
 	if (tag && (v == RXR_PASS_POOL || rb->release))
@@ -599,12 +611,12 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 			other = true;
 	}
 	if (other) {
-		rxr_dev_count(dev, RXR_STAT_POOL_UP_OTHER, 1);
+		rxr_dev_count(dev, rb->rxq, RXR_STAT_POOL_UP_OTHER, 1);
 		return false;
 	}
 	if (pool) {
 		skb->pfmemalloc = true;
-		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
+		rxr_dev_count(dev, rb->rxq, RXR_STAT_POOL_UP, 1);
 	}
 	return true;
 }
@@ -690,7 +702,7 @@ struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 	pool = false;
 	if (!rxr_skb_other(skb, flow, &pool)) {
 		skb->pfmemalloc = true;
-		rxr_dev_count(dev, RXR_STAT_POOL_UP, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_POOL_UP, 1);
 		rcu_read_unlock();
 		return skb;
 	}
@@ -701,9 +713,9 @@ struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 	/* The pool pages go back with @skb. */
 	kfree_skb(skb);
 	if (copy)
-		rxr_dev_count(dev, RXR_STAT_COPIED, 1);
+		rxr_dev_count(dev, rxq, RXR_STAT_COPIED, 1);
 	else
-		rxr_dev_count(dev, flow ? RXR_STAT_DROPPED :
+		rxr_dev_count(dev, rxq, flow ? RXR_STAT_DROPPED :
 			      RXR_STAT_RECYCLED, 1);
 	return copy;
 }
@@ -750,14 +762,21 @@ int rxr_sk_tx_queue(const struct net_device *dev, const struct sock *sk)
 EXPORT_SYMBOL_GPL(rxr_sk_tx_queue);
 
 /**
- * rxr_dev_count() - count driver events
+ * rxr_dev_count() - count an rx-reserve event
  * @dev: the device
+ * @rxq: the RX queue it happened on
  * @stat: the event
  * @n: how many
  *
+ * The core counts what it decides and sees; a driver counts only the
+ * events that happen in its code: a priority frame dropped for want of a
+ * buffer (%RXR_STAT_DROPPED), a lent page that carried its owner's frame
+ * up (%RXR_STAT_LENT_DELIVERED).
+ *
  * Context: any context.
  */
-void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n)
+void rxr_dev_count(struct net_device *dev, unsigned int rxq,
+		   enum rxr_dev_stat stat, u32 n)
 {
 	struct rxr_dev_pcpu_stats *s;
 	struct rxr_dev *rdev;
@@ -768,9 +787,10 @@ void rxr_dev_count(struct net_device *dev, enum rxr_dev_stat stat, u32 n)
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
 	if (rdev) {
+		rxq = min(rxq, rdev->nq - 1);
 		s = get_cpu_ptr(rdev->stats);
 		flags = u64_stats_update_begin_irqsave(&s->syncp);
-		u64_stats_add(&s->stat[stat], n);
+		u64_stats_add(&s->stat[rxq * RXR_STAT_NUM + stat], n);
 		u64_stats_update_end_irqrestore(&s->syncp, flags);
 		put_cpu_ptr(rdev->stats);
 	}
@@ -866,16 +886,17 @@ EXPORT_SYMBOL_IF_KUNIT(rxr_dev_emergency_tick);
 /**
  * rxr_rx_alloc_failed() - a driver's RX allocation failed
  * @dev: the device
+ * @rxq: the RX queue it was for
  *
  * Counts the failure and puts @dev in emergency mode at once.
  *
  * Context: any context.
  */
-void rxr_rx_alloc_failed(struct net_device *dev)
+void rxr_rx_alloc_failed(struct net_device *dev, unsigned int rxq)
 {
 	struct rxr_dev *rdev;
 
-	rxr_dev_count(dev, RXR_STAT_ALLOC_FAIL, 1);
+	rxr_dev_count(dev, rxq, RXR_STAT_ALLOC_FAIL, 1);
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
 	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {

@@ -1085,7 +1085,7 @@ static void rxr_test_queue_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_QUEUE_ALLOC], 1);
 
 	/* In emergency mode, only pool pages. */
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	KUNIT_ASSERT_TRUE(test, rxr_dev_emergency(dev));
 	KUNIT_EXPECT_NULL(test, rxr_queue_page(dev));
 	put_page(p[0]);
@@ -1243,7 +1243,7 @@ static void rxr_test_rcvbuf(struct kunit *test)
 
 	/* Emergency mode: the transition's work holds it. */
 	holds = atomic64_read(&rxr_rcvbuf_holds);
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	flush_work(&rxr_rcvbuf_work);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), lim);
 	KUNIT_EXPECT_TRUE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
@@ -1259,7 +1259,7 @@ static void rxr_test_rcvbuf(struct kunit *test)
 	/* The user's buffer stays. */
 	sock_set_rcvbuf(sk, 2 * lim);
 	user = READ_ONCE(sk->sk_rcvbuf);
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	flush_work(&rxr_rcvbuf_work);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), user);
 	KUNIT_EXPECT_TRUE(test, sk->sk_userlocks & SOCK_RCVBUF_LOCK);
@@ -1276,7 +1276,7 @@ static void rxr_test_rcvbuf(struct kunit *test)
 	sk->sk_userlocks &= ~SOCK_RCVBUF_LOCK;
 	WRITE_ONCE(sk->sk_rcvbuf, lim / 4);
 	release_sock(sk);
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	flush_work(&rxr_rcvbuf_work);
 	KUNIT_EXPECT_TRUE(test, flow->rcvbuf_held);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(sk->sk_rcvbuf), lim);
@@ -1397,7 +1397,7 @@ static void rxr_test_emergency(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
 
 	/* A failed allocation switches it on at once. */
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
 	t0 = READ_ONCE(rdev->last_fail);
 
@@ -1428,7 +1428,7 @@ static void rxr_test_emergency(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, rxr_dev_set_enabled(dev, false));
 	rtnl_unlock();
 	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
 }
 
@@ -1551,7 +1551,7 @@ static void rxr_test_verdict(struct kunit *test)
 		const struct rxrt_cell *c = &rxrt_cells[i];
 
 		if (c->emerg && !rxr_dev_emergency(dev))
-			rxr_rx_alloc_failed(dev);
+			rxr_rx_alloc_failed(dev, 0);
 		KUNIT_ASSERT_EQ(test, c->emerg, rxr_dev_emergency(dev));
 		n = rxrt_frame(buf, &t[c->frame], false);
 		local_bh_disable();
@@ -1584,7 +1584,7 @@ static void rxr_test_verdict(struct kunit *test)
 	/* A device without flows never drops a frame for rx-reserve, even in
 	 * emergency mode after its own allocation failed.
 	 */
-	rxr_rx_alloc_failed(bare);
+	rxr_rx_alloc_failed(bare, 0);
 	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(bare));
 	n = rxrt_frame(buf, &t[RXRT_FN], false);
 	local_bh_disable();
@@ -1614,6 +1614,7 @@ static void rxr_test_rx_up(struct kunit *test)
 	struct net_device *dev = rxrt_dev_new(test);
 	struct rxr_flow *fa, *fb;
 	struct rxr_dev_info info;
+	u64 q[RXR_STAT_NUM];
 	struct rxr_rx_buf rb;
 	struct sk_buff *skb;
 	struct page *pa, *pb;
@@ -1647,7 +1648,7 @@ static void rxr_test_rx_up(struct kunit *test)
 	pa = rxrt_take(test, fa);
 	skb = build_skb(page_address(pa), PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	rb = (struct rxr_rx_buf){ .flow = fa, .pool = fa->pool };
+	rb = (struct rxr_rx_buf){ .flow = fa, .pool = fa->pool, .rxq = 2 };
 	KUNIT_EXPECT_TRUE(test, rxr_rx_up(dev, skb, &rb));
 	KUNIT_EXPECT_TRUE(test, skb->pfmemalloc);
 	kfree_skb(skb);
@@ -1655,6 +1656,15 @@ static void rxr_test_rx_up(struct kunit *test)
 	rxr_dev_get_info(rxrt_state(dev), &info);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP_OTHER], 2);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 2);
+	/* Each on the queue its buffer was posted on. */
+	memset(q, 0, sizeof(q));
+	rxr_dev_read_queue(rxrt_state(dev), 0, q);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP_OTHER], 2);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP], 1);
+	memset(q, 0, sizeof(q));
+	rxr_dev_read_queue(rxrt_state(dev), 2, q);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP_OTHER], 0);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP], 1);
 }
 
 /* An skb of the driver's, with a fragment of @page, holding @t's frame. */
@@ -1754,7 +1764,7 @@ static void rxr_test_rx_skb(struct kunit *test)
 	kfree_skb(out);
 
 	/* In emergency mode it is dropped. */
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	pb = rxrt_take(test, fb);
 	skb = rxrt_skb(test, &tn, pb);
 	local_bh_disable();
@@ -1784,13 +1794,16 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 {
 	struct net_device *dev = rxrt_dev_new(test);
 	int n = rxr_ethtool_sset_count(dev);
+	/* Per queue, in &enum rxr_dev_stat's order, after the totals. */
+	const int tot = RXR_ETHTOOL_NSTATS;
 	u8 *names, *s;
 	u64 *vals, *v;
 	struct rxr_flow *flow;
 	struct rxr_tuple t;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, n, 18);
+	KUNIT_ASSERT_EQ(test, dev->real_num_rx_queues, 4);
+	KUNIT_ASSERT_EQ(test, n, RXR_ETHTOOL_NSTATS + 4 * RXR_STAT_NUM);
 	names = kunit_kzalloc(test, n * ETH_GSTRING_LEN, GFP_KERNEL);
 	vals = kunit_kcalloc(test, n, sizeof(*vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, names);
@@ -1798,7 +1811,7 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 	s = names;
 	rxr_ethtool_get_strings(dev, &s);
 	KUNIT_EXPECT_PTR_EQ(test, s, names + n * ETH_GSTRING_LEN);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < RXR_ETHTOOL_NSTATS; i++)
 		KUNIT_EXPECT_EQ(test, 0,
 				strncmp(names + i * ETH_GSTRING_LEN,
 					"rx_reserve_", 11));
@@ -1806,13 +1819,25 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 			   "rx_reserve_pool_pages");
 	KUNIT_EXPECT_STREQ(test, names + 17 * ETH_GSTRING_LEN,
 			   "rx_reserve_queue_alloc");
+	KUNIT_EXPECT_STREQ(test, names + 18 * ETH_GSTRING_LEN,
+			   "rx_reserve_priority");
+	KUNIT_EXPECT_STREQ(test, names + tot * ETH_GSTRING_LEN,
+			   "rx0_rxr_steered");
+	KUNIT_EXPECT_STREQ(test, names + (tot + RXR_STAT_NUM +
+					  RXR_STAT_RECYCLED) * ETH_GSTRING_LEN,
+			   "rx1_rxr_recycled");
+	KUNIT_EXPECT_STREQ(test, names + (n - 1) * ETH_GSTRING_LEN,
+			   "rx3_rxr_priority");
 
 	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, -1, 0));
 	flow = rxrt_flow_new(test, 3);
 	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 42000);
 	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
-	rxr_dev_count(dev, RXR_STAT_STEERED, 5);
-	rxr_dev_count(dev, RXR_STAT_RECYCLED, 2);
+	rxr_dev_count(dev, 0, RXR_STAT_STEERED, 5);
+	rxr_dev_count(dev, 1, RXR_STAT_RECYCLED, 2);
+	rxr_dev_count(dev, 3, RXR_STAT_RECYCLED, 1);
+	/* A queue past the device's counts with its last. */
+	rxr_dev_count(dev, 4, RXR_STAT_RECYCLED, 4);
 	v = vals;
 	rxr_ethtool_get_stats(dev, &v);
 	KUNIT_EXPECT_PTR_EQ(test, v, vals + n);
@@ -1821,7 +1846,14 @@ static void rxr_test_ethtool_stats(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vals[3], 3);	/* pool_pages */
 	KUNIT_EXPECT_EQ(test, vals[4], 3);	/* pool_free */
 	KUNIT_EXPECT_EQ(test, vals[5], 5);	/* steered */
-	KUNIT_EXPECT_EQ(test, vals[8], 2);	/* recycled */
+	KUNIT_EXPECT_EQ(test, vals[8], 7);	/* recycled */
+	KUNIT_EXPECT_EQ(test, vals[tot + RXR_STAT_STEERED], 5);
+	KUNIT_EXPECT_EQ(test, vals[tot + RXR_STAT_RECYCLED], 0);
+	KUNIT_EXPECT_EQ(test, vals[tot + RXR_STAT_NUM + RXR_STAT_RECYCLED], 2);
+	KUNIT_EXPECT_EQ(test,
+			vals[tot + 3 * RXR_STAT_NUM + RXR_STAT_RECYCLED], 5);
+	KUNIT_EXPECT_EQ(test,
+			vals[tot + 3 * RXR_STAT_NUM + RXR_STAT_STEERED], 0);
 }
 
 /* The ethtool netlink view: a device's state, and emergency notifications. */
@@ -1869,11 +1901,17 @@ static void rxr_test_read_state(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow[i], dev, &t));
 	}
 	rxrt_sync(dev);
+	rxr_dev_count(dev, 2, RXR_STAT_PRIORITY, 3);
 
 	rtnl_lock();
 	err = rxr_dev_read_state(dev, &st);
 	rtnl_unlock();
 	KUNIT_ASSERT_EQ(test, err, 0);
+	/* Each RX queue's counters, and their sum the device's. */
+	KUNIT_ASSERT_EQ(test, st.nq, 4);
+	KUNIT_EXPECT_EQ(test, st.qstat[2][RXR_STAT_PRIORITY], 3);
+	KUNIT_EXPECT_EQ(test, st.qstat[1][RXR_STAT_PRIORITY], 0);
+	KUNIT_EXPECT_EQ(test, st.stat[RXR_ETHTOOL_NSTATS - 1], 3);
 	KUNIT_EXPECT_TRUE(test, st.enabled);
 	KUNIT_EXPECT_FALSE(test, st.emergency);
 	KUNIT_EXPECT_EQ(test, st.reserve_queue, 3);
@@ -1892,6 +1930,7 @@ static void rxr_test_read_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.stat[1], 1);	/* flows_sw */
 	rxr_dev_free_state(&st);
 	KUNIT_EXPECT_NULL(test, st.flows);
+	KUNIT_EXPECT_NULL(test, st.qstat);
 
 	/* Emergency transitions reach the notifier chain, under RTNL. */
 	n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
@@ -1901,7 +1940,7 @@ static void rxr_test_read_state(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, rxr_register_notifier(&n->nb));
 	err = kunit_add_action_or_reset(test, rxrt_ntf_unregister, &n->nb);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	rxr_rx_alloc_failed(dev);
+	rxr_rx_alloc_failed(dev, 0);
 	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
 	for (i = 0; i < 50 && atomic_read(&n->events) < 1; i++)
 		msleep(20);

@@ -39,7 +39,55 @@ static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
 	"rx_reserve_pool_up_other",
 	"rx_reserve_copied",
 	"rx_reserve_queue_alloc",
+	"rx_reserve_priority",
 };
+
+/* Per-queue counters, rx<N>_rxr_<name>: &enum rxr_dev_stat's order. */
+static const char * const rxr_q_stat_names[RXR_STAT_NUM] = {
+	[RXR_STAT_STEERED]		= "steered",
+	[RXR_STAT_LENT]			= "lent",
+	[RXR_STAT_LENT_DELIVERED]	= "lent_delivered",
+	[RXR_STAT_RECYCLED]		= "recycled",
+	[RXR_STAT_DROPPED]		= "dropped",
+	[RXR_STAT_ALLOC_FAIL]		= "alloc_fail",
+	[RXR_STAT_POOL_UP]		= "pool_up",
+	[RXR_STAT_POOL_UP_OTHER]	= "pool_up_other",
+	[RXR_STAT_COPIED]		= "copied",
+	[RXR_STAT_QUEUE_ALLOC]		= "queue_alloc",
+	[RXR_STAT_PRIORITY]		= "priority",
+};
+
+/**
+ * rxr_dev_read_queue() - read the counters of one RX queue
+ * @rdev: the device's state
+ * @rxq: the queue
+ * @v: where to add them, &enum rxr_dev_stat's order
+ */
+VISIBLE_IF_KUNIT void rxr_dev_read_queue(struct rxr_dev *rdev,
+					 unsigned int rxq,
+					 u64 v[RXR_STAT_NUM])
+{
+	const struct rxr_dev_pcpu_stats *s;
+	u64 c[RXR_STAT_NUM];
+	unsigned int start;
+	int cpu, i;
+
+	if (rxq >= rdev->nq)
+		return;
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(rdev->stats, cpu);
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < RXR_STAT_NUM; i++)
+				c[i] = u64_stats_read(&s->stat[rxq *
+							       RXR_STAT_NUM +
+							       i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < RXR_STAT_NUM; i++)
+			v[i] += c[i];
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_read_queue);
 
 /**
  * rxr_dev_get_info() - read a device's gauges and counters
@@ -49,23 +97,12 @@ static const char rxr_stat_names[][ETH_GSTRING_LEN] = {
 VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
 				       struct rxr_dev_info *info)
 {
-	const struct rxr_dev_pcpu_stats *s;
 	struct rxr_flow *flow;
-	u64 v[RXR_STAT_NUM];
-	unsigned int start;
-	int cpu, i;
+	unsigned int q;
 
 	memset(info, 0, sizeof(*info));
-	for_each_possible_cpu(cpu) {
-		s = per_cpu_ptr(rdev->stats, cpu);
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			for (i = 0; i < RXR_STAT_NUM; i++)
-				v[i] = u64_stats_read(&s->stat[i]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		for (i = 0; i < RXR_STAT_NUM; i++)
-			info->stat[i] += v[i];
-	}
+	for (q = 0; q < rdev->nq; q++)
+		rxr_dev_read_queue(rdev, q, info->stat);
 
 	spin_lock_bh(&rxr_lock);
 	list_for_each_entry(flow, &rdev->flows, dev_node) {
@@ -109,7 +146,8 @@ static void rxr_info_to_array(const struct rxr_dev_info *info, u64 *v)
 	*v++ = info->stat[RXR_STAT_POOL_UP];
 	*v++ = info->stat[RXR_STAT_POOL_UP_OTHER];
 	*v++ = info->stat[RXR_STAT_COPIED];
-	*v = info->stat[RXR_STAT_QUEUE_ALLOC];
+	*v++ = info->stat[RXR_STAT_QUEUE_ALLOC];
+	*v = info->stat[RXR_STAT_PRIORITY];
 }
 
 /**
@@ -126,16 +164,24 @@ VISIBLE_IF_KUNIT struct rxr_dev *rxr_dev_get_state(const struct net_device *dev)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_state);
 
+/* The queues ethtool -S shows: the real ones, RTNL held. */
+static unsigned int rxr_ethtool_nq(const struct net_device *dev)
+{
+	return min(dev->real_num_rx_queues, RXR_MAX_QUEUES);
+}
+
 /**
  * rxr_ethtool_sset_count() - number of rx-reserve counters for ethtool -S
  * @dev: the device
  *
+ * Context: RTNL held, as for the driver's get_sset_count().
  * Return: the number of ``rx_reserve_`` counters, the same for every
- * device.
+ * device, and of per-queue ``rx<N>_rxr_`` counters, for each of the
+ * device's RX queues.
  */
 int rxr_ethtool_sset_count(const struct net_device *dev)
 {
-	return ARRAY_SIZE(rxr_stat_names);
+	return ARRAY_SIZE(rxr_stat_names) + rxr_ethtool_nq(dev) * RXR_STAT_NUM;
 }
 EXPORT_SYMBOL_GPL(rxr_ethtool_sset_count);
 
@@ -143,13 +189,19 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_sset_count);
  * rxr_ethtool_get_strings() - names of the rx-reserve counters
  * @dev: the device
  * @data: the driver's string cursor, advanced past the names
+ *
+ * Context: RTNL held.
  */
 void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data)
 {
-	unsigned int i;
+	unsigned int i, q;
 
 	for (i = 0; i < ARRAY_SIZE(rxr_stat_names); i++)
 		ethtool_puts(data, rxr_stat_names[i]);
+	for (q = 0; q < rxr_ethtool_nq(dev); q++)
+		for (i = 0; i < RXR_STAT_NUM; i++)
+			ethtool_sprintf(data, "rx%u_rxr_%s", q,
+					rxr_q_stat_names[i]);
 }
 EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
 
@@ -158,20 +210,26 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
  * @dev: the device
  * @data: the driver's value cursor, advanced past the values
  *
- * Context: any context but hard IRQ; RTNL may be held.
+ * Context: RTNL held; any context but hard IRQ.
  */
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
 {
+	u64 *v = *data + ARRAY_SIZE(rxr_stat_names);
+	unsigned int q, nq = rxr_ethtool_nq(dev);
 	struct rxr_dev_info info = {};
 	struct rxr_dev *rdev;
 
+	memset(v, 0, nq * RXR_STAT_NUM * sizeof(*v));
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev)
+	if (rdev) {
 		rxr_dev_get_info(rdev, &info);
+		for (q = 0; q < nq; q++)
+			rxr_dev_read_queue(rdev, q, v + q * RXR_STAT_NUM);
+	}
 	rcu_read_unlock();
 	rxr_info_to_array(&info, *data);
-	*data += ARRAY_SIZE(rxr_stat_names);
+	*data = v + nq * RXR_STAT_NUM;
 }
 EXPORT_SYMBOL_GPL(rxr_ethtool_get_stats);
 
@@ -215,7 +273,7 @@ int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
 {
 	struct rxr_dev_info info;
 	struct rxr_dev *rdev;
-	unsigned int n;
+	unsigned int n, q;
 
 	ASSERT_RTNL();
 	memset(st, 0, sizeof(*st));
@@ -225,9 +283,15 @@ int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
 	/* Flows come and go under rxr_lock: room for a few more. */
 	n = READ_ONCE(rdev->nflows) + 8;
 	st->flows = kvcalloc(n, sizeof(*st->flows), GFP_KERNEL);
-	if (!st->flows)
+	st->nq = min(dev->real_num_rx_queues, rdev->nq);
+	st->qstat = kvcalloc(st->nq, sizeof(*st->qstat), GFP_KERNEL);
+	if (!st->flows || !st->qstat) {
+		rxr_dev_free_state(st);
 		return -ENOMEM;
+	}
 
+	for (q = 0; q < st->nq; q++)
+		rxr_dev_read_queue(rdev, q, st->qstat[q]);
 	rxr_dev_get_info(rdev, &info);
 	rxr_info_to_array(&info, st->stat);
 	spin_lock_bh(&rxr_lock);
@@ -252,6 +316,9 @@ void rxr_dev_free_state(struct rxr_dev_state *st)
 	kvfree(st->flows);
 	st->flows = NULL;
 	st->nflows = 0;
+	kvfree(st->qstat);
+	st->qstat = NULL;
+	st->nq = 0;
 }
 EXPORT_SYMBOL_GPL(rxr_dev_free_state);
 

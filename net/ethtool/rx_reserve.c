@@ -71,6 +71,31 @@ static int rx_reserve_flow_size(void)
 	       5 * nla_total_size(sizeof(u32));
 }
 
+/* An RX queue's counters: &enum rxr_dev_stat to their attributes. */
+static const u16 rx_reserve_rxq_attr[RXR_STAT_NUM] = {
+	[RXR_STAT_STEERED]		= ETHTOOL_A_RX_RESERVE_STAT_STEERED,
+	[RXR_STAT_LENT]			= ETHTOOL_A_RX_RESERVE_STAT_LENT,
+	[RXR_STAT_LENT_DELIVERED]	=
+		ETHTOOL_A_RX_RESERVE_STAT_LENT_DELIVERED,
+	[RXR_STAT_RECYCLED]		= ETHTOOL_A_RX_RESERVE_STAT_RECYCLED,
+	[RXR_STAT_DROPPED]		= ETHTOOL_A_RX_RESERVE_STAT_DROPPED,
+	[RXR_STAT_ALLOC_FAIL]		= ETHTOOL_A_RX_RESERVE_STAT_ALLOC_FAIL,
+	[RXR_STAT_POOL_UP]		= ETHTOOL_A_RX_RESERVE_STAT_POOL_UP,
+	[RXR_STAT_POOL_UP_OTHER]	=
+		ETHTOOL_A_RX_RESERVE_STAT_POOL_UP_OTHER,
+	[RXR_STAT_COPIED]		= ETHTOOL_A_RX_RESERVE_STAT_COPIED,
+	[RXR_STAT_QUEUE_ALLOC]		= ETHTOOL_A_RX_RESERVE_STAT_QUEUE_ALLOC,
+	[RXR_STAT_PRIORITY]		= ETHTOOL_A_RX_RESERVE_STAT_PRIORITY,
+};
+
+static int rx_reserve_rxq_size(void)
+{
+	return nla_total_size(0) +			/* _RXQS_RXQ */
+	       nla_total_size(sizeof(u32)) +		/* _RXQ_INDEX */
+	       nla_total_size(0) +			/* _RXQ_STATS */
+	       RXR_STAT_NUM * nla_total_size_64bit(sizeof(u64));
+}
+
 static int rx_reserve_reply_size(const struct ethnl_req_info *req_base,
 				 const struct ethnl_reply_data *reply_base)
 {
@@ -83,7 +108,9 @@ static int rx_reserve_reply_size(const struct ethnl_req_info *req_base,
 	       nla_total_size(0) +			/* _FLOWS */
 	       data->st.nflows * rx_reserve_flow_size() +
 	       nla_total_size(0) +			/* _STATS */
-	       RXR_ETHTOOL_NSTATS * nla_total_size_64bit(sizeof(u64));
+	       RXR_ETHTOOL_NSTATS * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(0) +			/* _RXQS */
+	       data->st.nq * rx_reserve_rxq_size();
 }
 
 static int rx_reserve_put_flow(struct sk_buff *skb,
@@ -130,6 +157,33 @@ static int rx_reserve_put_flow(struct sk_buff *skb,
 	return 0;
 }
 
+static int rx_reserve_put_rxq(struct sk_buff *skb, unsigned int q,
+			      const u64 *stat)
+{
+	struct nlattr *rxq, *nest;
+	unsigned int i;
+
+	rxq = nla_nest_start(skb, ETHTOOL_A_RX_RESERVE_RXQS_RXQ);
+	if (!rxq)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, ETHTOOL_A_RX_RESERVE_RXQ_INDEX, q))
+		goto err_cancel;
+	nest = nla_nest_start(skb, ETHTOOL_A_RX_RESERVE_RXQ_STATS);
+	if (!nest)
+		goto err_cancel;
+	for (i = 0; i < RXR_STAT_NUM; i++)
+		if (nla_put_u64_64bit(skb, rx_reserve_rxq_attr[i], stat[i],
+				      ETHTOOL_A_RX_RESERVE_STAT_PAD))
+			goto err_cancel;
+	nla_nest_end(skb, nest);
+	nla_nest_end(skb, rxq);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(skb, rxq);
+	return -EMSGSIZE;
+}
+
 static int rx_reserve_fill_reply(struct sk_buff *skb,
 				 const struct ethnl_req_info *req_base,
 				 const struct ethnl_reply_data *reply_base)
@@ -171,6 +225,14 @@ static int rx_reserve_fill_reply(struct sk_buff *skb,
 				      ETHTOOL_A_RX_RESERVE_STAT_FLOWS_HW + i,
 				      st->stat[i],
 				      ETHTOOL_A_RX_RESERVE_STAT_PAD))
+			goto err_cancel;
+	nla_nest_end(skb, nest);
+
+	nest = nla_nest_start(skb, ETHTOOL_A_RX_RESERVE_RXQS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < st->nq; i++)
+		if (rx_reserve_put_rxq(skb, i, st->qstat[i]))
 			goto err_cancel;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -416,7 +416,7 @@ static struct page *nsim_rxr_alloc(struct netdevsim *ns, struct nsim_rq *rq)
 							__GFP_NOWARN));
 	if (!page) {
 		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_REFILL_FAILED, 1);
-		rxr_rx_alloc_failed(ns->netdev);
+		rxr_rx_alloc_failed(ns->netdev, rq - ns->rq);
 	}
 	return page;
 }
@@ -548,7 +548,7 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			       b->len);
 			nsim_rxr_up(ns, rq, &nb, &rb);
 		} else {
-			rxr_dev_count(dev, rb.flow ? RXR_STAT_DROPPED :
+			rxr_dev_count(dev, q, rb.flow ? RXR_STAT_DROPPED :
 				      RXR_STAT_RECYCLED, 1);
 		}
 		return nsim_rxr_keep(ns, rq, ring, b, out, rb.release);
@@ -558,7 +558,7 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			 * page's lending ends with it; the slot takes what a
 			 * refill finds, maybe a page the pool can lend again.
 			 */
-			rxr_dev_count(dev, RXR_STAT_LENT_DELIVERED, 1);
+			rxr_dev_count(dev, q, RXR_STAT_LENT_DELIVERED, 1);
 			nsim_rxr_up(ns, rq, b, &rb);
 			return !nsim_rxr_get_buf(ns, rq, ring, out);
 		}
@@ -584,7 +584,7 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 	 */
 	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
 		/* No replacement: keep the ring full, drop the frame. */
-		rxr_dev_count(dev, rb.flow ? RXR_STAT_DROPPED :
+		rxr_dev_count(dev, q, rb.flow ? RXR_STAT_DROPPED :
 			      RXR_STAT_RECYCLED, 1);
 		*out = *b;
 		return false;

@@ -67,14 +67,16 @@
 #define E1000E_RXR_MRQC_RSS	1	/* MRQC.MRQE: RSS, two queues */
 #define E1000E_RXR_FILL_INTERVAL	(HZ / 20)
 
+/*
+ * The rings' events; the core counts rx-reserve's (priority, steered,
+ * lent, copied, recycled, dropped), per queue too.  passed: frames of no
+ * priority flow that queue 1 passed up in a page of the driver's own;
+ * errors: frames the device flagged, dropped with their buffer reposted.
+ */
 enum {
 	E1000E_RXR_Q_PACKETS,
-	E1000E_RXR_Q_PRIORITY,
-	E1000E_RXR_Q_STEERED,
 	E1000E_RXR_Q_PASSED,
-	E1000E_RXR_Q_RECYCLED,
-	E1000E_RXR_Q_LENT,
-	E1000E_RXR_Q_DROPPED,
+	E1000E_RXR_Q_ERRORS,
 	E1000E_RXR_Q_EMPTY,
 	E1000E_RXR_Q_LENT_LOW,
 	E1000E_RXR_Q_DRY,
@@ -82,8 +84,7 @@ enum {
 };
 
 static const char e1000e_rxr_q_names[E1000E_RXR_Q_NUM][ETH_GSTRING_LEN] = {
-	"packets", "priority", "steered", "passed", "recycled", "lent",
-	"dropped", "empty", "lent_low", "dry",
+	"packets", "passed", "errors", "empty", "lent_low", "dry",
 };
 
 static const char e1000e_rxr_dev_names[][ETH_GSTRING_LEN] = {
@@ -716,8 +717,7 @@ static void e1000e_rxr_keep(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 
 static void e1000e_rxr_drop(struct e1000e_rxr *r, unsigned int q)
 {
-	e1000e_rxr_count(r, q, E1000E_RXR_Q_DROPPED, 1);
-	rxr_dev_count(r->adapter->netdev, RXR_STAT_DROPPED, 1);
+	rxr_dev_count(r->adapter->netdev, q, RXR_STAT_DROPPED, 1);
 }
 
 static void e1000e_rxr_receive(struct e1000e_rxr *r, struct sk_buff *skb,
@@ -772,8 +772,8 @@ static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
 		return;
 	}
-	e1000e_rxr_count(r, E1000E_RXR_QUEUE, rb->flow ? E1000E_RXR_Q_STEERED :
-						       E1000E_RXR_Q_PASSED, 1);
+	if (!rb->flow)
+		e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_PASSED, 1);
 	e1000e_rxr_receive(r, skb, staterr, vlan);
 }
 
@@ -790,11 +790,10 @@ static void e1000e_rxr_copy(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 			     len);
 	e1000e_rxr_keep(r, b, rb->release);
 	if (!skb) {
-		rxr_rx_alloc_failed(r->adapter->netdev);
+		rxr_rx_alloc_failed(r->adapter->netdev, E1000E_RXR_QUEUE);
 		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
 		return;
 	}
-	e1000e_rxr_count(r, E1000E_RXR_QUEUE, E1000E_RXR_Q_PASSED, 1);
 	e1000e_rxr_receive(r, skb, staterr, vlan);
 }
 
@@ -836,7 +835,7 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 				r->discarding = false;
 			e1000e_rxr_repost(r, &b);
 			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
-					 E1000E_RXR_Q_DROPPED, 1);
+					 E1000E_RXR_Q_ERRORS, 1);
 			continue;
 		}
 		if (!(adapter->flags2 & FLAG2_CRC_STRIPPING))
@@ -844,16 +843,13 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 		if (len > E1000E_RXR_BUF_LEN) {
 			e1000e_rxr_repost(r, &b);
 			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
-					 E1000E_RXR_Q_DROPPED, 1);
+					 E1000E_RXR_Q_ERRORS, 1);
 			continue;
 		}
 
 		v = rxr_rx_verdict(adapter->netdev, E1000E_RXR_QUEUE, b.page,
 				   page_address(b.page) + E1000E_RXR_HEADROOM,
 				   len, &rb);
-		if (rb.flow)
-			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
-					 E1000E_RXR_Q_PRIORITY, 1);
 		switch (v) {
 		case RXR_PASS:
 			/* A page of its own, posted while the pools were
@@ -864,8 +860,6 @@ static int e1000e_rxr_clean_rx(struct e1000e_rxr *r, int budget)
 			break;
 		case RXR_RECYCLE:
 			e1000e_rxr_keep(r, &b, rb.release);
-			e1000e_rxr_count(r, E1000E_RXR_QUEUE,
-					 E1000E_RXR_Q_RECYCLED, 1);
 			break;
 		default:
 			e1000e_rxr_copy(r, &b, len, staterr, vlan, &rb);
@@ -946,7 +940,7 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 
 	if (!r || !r->started)
 		return NULL;
-	rxr_rx_alloc_failed(adapter->netdev);
+	rxr_rx_alloc_failed(adapter->netdev, 0);
 	if (!r->mode_ok)
 		return NULL;
 	owned = e1000e_rxr_q0_owned(adapter->rx_ring);
@@ -964,7 +958,6 @@ struct sk_buff *e1000e_rxr_lend(struct e1000_adapter *adapter)
 	}
 	skb_reserve(skb, E1000E_RXR_HEADROOM);
 	skb->dev = adapter->netdev;
-	e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT, 1);
 	if (owned < RXR_LEND_LOW)
 		e1000e_rxr_count(r, 0, E1000E_RXR_Q_LENT_LOW, 1);
 	return skb;
@@ -1002,14 +995,12 @@ struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
 	v = rxr_rx_verdict(netdev, 0, skb->head_frag ?
 			   virt_to_head_page(skb->head) : NULL, skb->data,
 			   len, &rb);
-	if (rb.flow)
-		e1000e_rxr_count(r, 0, E1000E_RXR_Q_PRIORITY, 1);
 	switch (v) {
 	case RXR_PASS:
 		return skb;
 	case RXR_PASS_POOL:
 		if (rxr_rx_up(netdev, skb, &rb)) {
-			rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
+			rxr_dev_count(netdev, 0, RXR_STAT_LENT_DELIVERED, 1);
 			return skb;
 		}
 		e1000e_rxr_drop(r, 0);
@@ -1018,14 +1009,12 @@ struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
 		copy = napi_alloc_skb(&adapter->napi, len);
 		if (copy) {
 			skb_copy_to_linear_data(copy, skb->data, len);
-			e1000e_rxr_count(r, 0, E1000E_RXR_Q_PASSED, 1);
 		} else {
-			rxr_rx_alloc_failed(netdev);
+			rxr_rx_alloc_failed(netdev, 0);
 			e1000e_rxr_drop(r, 0);
 		}
 		break;
 	default:
-		e1000e_rxr_count(r, 0, E1000E_RXR_Q_RECYCLED, 1);
 		break;
 	}
 	if (rb.release)

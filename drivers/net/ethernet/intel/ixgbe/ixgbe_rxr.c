@@ -53,35 +53,25 @@
 #define IXGBE_RXR_HEADROOM	(NET_SKB_PAD + NET_IP_ALIGN)
 #define IXGBE_RXR_FILL_INTERVAL	(HZ / 20)
 
+/*
+ * The reserve queue's ring events; the core counts rx-reserve's
+ * (priority, steered, lent, copied, recycled, dropped) per queue, and
+ * rx_queue_<N>_packets counts each queue's frames.  passed: frames of no
+ * priority flow passed up in a page of the driver's own; errors: frames
+ * the device flagged, dropped with their buffer reposted; empty: polls
+ * that left the queue with no buffer while a filter pointed at it.
+ */
 enum {
-	IXGBE_RXR_RES_PACKETS,
-	IXGBE_RXR_RES_PRIORITY,
-	IXGBE_RXR_RES_STEERED,
 	IXGBE_RXR_RES_PASSED,
-	IXGBE_RXR_RES_RECYCLED,
-	IXGBE_RXR_RES_DROPPED,
+	IXGBE_RXR_RES_ERRORS,
 	IXGBE_RXR_RES_EMPTY,
-	IXGBE_RXR_REG_PACKETS,
-	IXGBE_RXR_REG_PRIORITY,
-	IXGBE_RXR_REG_LENT,
-	IXGBE_RXR_REG_COPIED,
-	IXGBE_RXR_REG_RECYCLED,
 	IXGBE_RXR_STAT_NUM,
 };
 
 static const char ixgbe_rxr_stat_names[IXGBE_RXR_STAT_NUM][ETH_GSTRING_LEN] = {
-	"rxr_reserveq_packets",
-	"rxr_reserveq_priority",
-	"rxr_reserveq_steered",
 	"rxr_reserveq_passed",
-	"rxr_reserveq_recycled",
-	"rxr_reserveq_dropped",
+	"rxr_reserveq_errors",
 	"rxr_reserveq_empty",
-	"rxr_rssq_packets",
-	"rxr_rssq_priority",
-	"rxr_rssq_lent",
-	"rxr_rssq_copied",
-	"rxr_rssq_recycled",
 };
 
 static const char
@@ -429,10 +419,9 @@ static void ixgbe_rxr_keep(struct ixgbe_ring *ring, struct page *page,
 	put_page(page);
 }
 
-static void ixgbe_rxr_drop(struct ixgbe_rxr *r, struct net_device *netdev)
+static void ixgbe_rxr_drop(struct ixgbe_ring *ring)
 {
-	ixgbe_rxr_count(r, IXGBE_RXR_RES_DROPPED, 1);
-	rxr_dev_count(netdev, RXR_STAT_DROPPED, 1);
+	rxr_dev_count(ring->netdev, ring->queue_index, RXR_STAT_DROPPED, 1);
 }
 
 static void ixgbe_rxr_receive(struct ixgbe_q_vector *q_vector,
@@ -474,7 +463,7 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	if (!skb) {
 		/* The page is back with its pool. */
 		put_page(page);
-		ixgbe_rxr_drop(r, ring->netdev);
+		ixgbe_rxr_drop(ring);
 		return;
 	}
 	skb_reserve(skb, IXGBE_RXR_HEADROOM);
@@ -482,11 +471,11 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	/* The flow's own reserve, pfmemalloc: past the socket's limits. */
 	if (!rxr_rx_up(ring->netdev, skb, rb)) {
 		dev_kfree_skb_any(skb);
-		ixgbe_rxr_drop(r, ring->netdev);
+		ixgbe_rxr_drop(ring);
 		return;
 	}
-	ixgbe_rxr_count(r, rb->flow ? IXGBE_RXR_RES_STEERED :
-				      IXGBE_RXR_RES_PASSED, 1);
+	if (!rb->flow)
+		ixgbe_rxr_count(r, IXGBE_RXR_RES_PASSED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
@@ -505,11 +494,10 @@ static void ixgbe_rxr_copy(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 			     size);
 	ixgbe_rxr_keep(ring, page, dma, rb->release);
 	if (!skb) {
-		rxr_rx_alloc_failed(ring->netdev);
-		ixgbe_rxr_drop(r, ring->netdev);
+		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
+		ixgbe_rxr_drop(ring);
 		return;
 	}
-	ixgbe_rxr_count(r, IXGBE_RXR_RES_PASSED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
@@ -561,7 +549,6 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 		done++;
 		bytes += size;
 		dma_sync_single_for_cpu(ring->dev, dma, len, DMA_FROM_DEVICE);
-		ixgbe_rxr_count(r, IXGBE_RXR_RES_PACKETS, 1);
 
 		bad = !(ring->netdev->features & NETIF_F_RXALL) &&
 		      ixgbe_test_staterr(desc,
@@ -571,15 +558,13 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 			r->discarding = !ixgbe_test_staterr(desc,
 							    IXGBE_RXD_STAT_EOP);
 			ixgbe_rxr_repost(ring, page, dma);
-			ixgbe_rxr_count(r, IXGBE_RXR_RES_DROPPED, 1);
+			ixgbe_rxr_count(r, IXGBE_RXR_RES_ERRORS, 1);
 			continue;
 		}
 
 		v = rxr_rx_verdict(ring->netdev, ring->queue_index, page,
 				   page_address(page) + IXGBE_RXR_HEADROOM,
 				   size, &rb);
-		if (rb.flow)
-			ixgbe_rxr_count(r, IXGBE_RXR_RES_PRIORITY, 1);
 		switch (v) {
 		case RXR_PASS:
 			/* A page of its own, posted while the pools were
@@ -591,7 +576,6 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 			break;
 		case RXR_RECYCLE:
 			ixgbe_rxr_keep(ring, page, dma, rb.release);
-			ixgbe_rxr_count(r, IXGBE_RXR_RES_RECYCLED, 1);
 			break;
 		default:
 			ixgbe_rxr_copy(r, q_vector, ring, desc, page, dma,
@@ -803,20 +787,15 @@ void ixgbe_rxr_ring_flags(struct ixgbe_adapter *adapter)
 struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 {
 	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
-	struct page *page;
 
 	if (!r || !r->started || ring_is_rxr(ring) ||
 	    test_bit(__IXGBE_RX_FCOE, &ring->state))
 		return NULL;
-	rxr_rx_alloc_failed(ring->netdev);
+	rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
 	if (ixgbe_rx_pg_order(ring))
 		return NULL;
-	page = rxr_lend_page(ring->netdev, ring->queue_index,
+	return rxr_lend_page(ring->netdev, ring->queue_index,
 			     ring->count - ixgbe_desc_unused(ring));
-	if (!page)
-		return NULL;
-	ixgbe_rxr_count(r, IXGBE_RXR_REG_LENT, 1);
-	return page;
 }
 
 /**
@@ -833,7 +812,7 @@ void __ixgbe_rxr_unlend(struct page *page)
 /* %RXR_COPY on an RSS queue: a copy goes up, the page stays with the
  * ring.
  */
-static void ixgbe_rxr_copy_up(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
+static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
 			      union ixgbe_adv_rx_desc *desc, const void *data,
 			      unsigned int size)
 {
@@ -842,12 +821,11 @@ static void ixgbe_rxr_copy_up(struct ixgbe_rxr *r, struct ixgbe_ring *ring,
 
 	skb = napi_alloc_skb(&q_vector->napi, size);
 	if (!skb) {
-		rxr_rx_alloc_failed(ring->netdev);
-		rxr_dev_count(ring->netdev, RXR_STAT_DROPPED, 1);
+		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
+		ixgbe_rxr_drop(ring);
 		return;
 	}
 	skb_put_data(skb, data, size);
-	ixgbe_rxr_count(r, IXGBE_RXR_REG_COPIED, 1);
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
 }
 
@@ -887,19 +865,16 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 			   &rb);
 	if (v == RXR_PASS)
 		return IXGBE_RXR_PASS;
-	ixgbe_rxr_count(r, IXGBE_RXR_REG_PACKETS, 1);
-	if (rb.flow)
-		ixgbe_rxr_count(r, IXGBE_RXR_REG_PRIORITY, 1);
 	switch (v) {
 	case RXR_PASS_POOL:
-		rxr_dev_count(netdev, RXR_STAT_LENT_DELIVERED, 1);
-		rxr_dev_count(netdev, RXR_STAT_POOL_UP, 1);
+		rxr_dev_count(netdev, ring->queue_index,
+			      RXR_STAT_LENT_DELIVERED, 1);
+		rxr_dev_count(netdev, ring->queue_index, RXR_STAT_POOL_UP, 1);
 		return IXGBE_RXR_OWNER;
 	case RXR_COPY:
-		ixgbe_rxr_copy_up(r, ring, desc, data, size);
+		ixgbe_rxr_copy_up(ring, desc, data, size);
 		break;
 	default:
-		ixgbe_rxr_count(r, IXGBE_RXR_REG_RECYCLED, 1);
 		break;
 	}
 	return IXGBE_RXR_RECYCLE;

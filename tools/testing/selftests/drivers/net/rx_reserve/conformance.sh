@@ -169,6 +169,15 @@ c_lent_other()
 		END { print f ? v : "absent" }' <<< "$1"
 }
 
+# c_qstat NAME SNAP: the core's per-queue counter rxN_rxr_NAME in SNAP,
+# summed over the queues, then how many queues show it.
+c_qstat()
+{
+	awk -v s="_rxr_$1:" '$1 ~ /^rx[0-9]+_rxr_/ &&
+		substr($1, length($1) - length(s) + 1) == s { v += $2; n++ }
+		END { print v + 0, n + 0 }' <<< "$2"
+}
+
 # c_sub BEFORE AFTER: AFTER - BEFORE, "absent" unless both are numbers.
 c_sub()
 {
@@ -507,6 +516,21 @@ SEND=$(c_snap)
 UP_OTHER=$(c_delta pool_up_other "$S0" "$SEND")
 check_eq "$W (rx_reserve_pool_up_other)" 0 "$UP_OTHER"
 c_info "whole test, deltas" "$S0" "$SEND"
+
+# --- The core's counters, per queue: every queue shows them, and they
+# add up to the device's.
+
+W="per-queue counters"
+NQ=$(dut sh -c "ls -d /sys/class/net/$DEV/queues/rx-*" | wc -l)
+for st in steered lent lent_delivered recycled dropped alloc_fail pool_up \
+	  pool_up_other copied queue_alloc; do
+	read -r qs qn <<< "$(c_qstat "$st" "$SEND")"
+	check_eq "$W: rxN_rxr_$st on each of $NQ RX queues" "$NQ" "$qn"
+	check_eq "$W: rxN_rxr_$st adds up to rx_reserve_$st" \
+		"$(c_stat "$st" "$SEND")" "$qs"
+done
+read -r qs qn <<< "$(c_qstat priority "$SEND")"
+echo "# $W: priority frames classified $qs"
 
 echo "# conformance: $BACKEND: flooded priority transfer $XFER1;" \
      "pool_up_other $UP_OTHER; collision port ${CPORT:-none}," \

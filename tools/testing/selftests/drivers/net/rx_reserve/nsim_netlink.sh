@@ -111,6 +111,16 @@ for k in flows_hw flows_sw pool_pages slot_fail emergency; do
 	check_eq "json: stats.$k is ethtool -S rx_reserve_$k" \
 		"$(stat_b "rx_reserve_$k")" "$(jq -r ".[0].stats.$k" <<< "$js")"
 done
+# Each RX queue's counters, in order; summed, the device's.
+check_eq "json: queues 0 to 3" "[0,1,2,3]" \
+	"$(jq -c '[.[0].queues[].index]' <<< "$js")"
+for k in steered lent recycled alloc_fail pool_up copied priority; do
+	check_eq "json: queues[].$k adds up to stats.$k" \
+		"$(jq -r ".[0].stats.$k" <<< "$js")" \
+		"$(jq -r "[.[0].queues[].$k] | add" <<< "$js")"
+done
+check_eq "human: a line per RX queue" 4 \
+	"$(grep -c '^	rx[0-3]: steered [0-9]* lent ' <<< "$out")"
 
 # A dump lists the device, and not lo.
 out=$(nsb ethtool --show-rx-reserve '*')
