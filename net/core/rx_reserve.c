@@ -1395,10 +1395,12 @@ EXPORT_SYMBOL_GPL(rxr_dev_set_enabled);
  */
 bool rxr_dev_enabled(const struct net_device *dev)
 {
+	struct rxr_dev *rdev;
 	bool on;
 
 	rcu_read_lock();
-	on = rxr_dev_on_rcu(dev);
+	rdev = rcu_dereference(dev->rx_reserve);
+	on = rdev && rdev->attached && READ_ONCE(rdev->enabled);
 	rcu_read_unlock();
 	return on;
 }
@@ -1419,8 +1421,10 @@ bool rxr_dev_active(const struct net_device *dev)
 	if (!rxr_active())
 		return false;
 	rcu_read_lock();
-	rdev = rxr_dev_on_rcu(dev);
-	on = rdev && READ_ONCE(rdev->nflows);
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev)
+		on = rdev->attached && READ_ONCE(rdev->enabled) &&
+		     READ_ONCE(rdev->nflows);
 	rcu_read_unlock();
 	return on;
 }
@@ -1448,8 +1452,8 @@ bool rxr_dev_pools_cover(const struct net_device *dev)
 	if (!dev)
 		return false;
 	rcu_read_lock();
-	rdev = rxr_dev_on_rcu(dev);
-	if (rdev) {
+	rdev = rcu_dereference(dev->rx_reserve);
+	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
 		n = READ_ONCE(rdev->nflows);
 		on = n && READ_ONCE(rdev->hw.n) + READ_ONCE(rdev->sw.n) == n;
 	}
