@@ -1395,12 +1395,10 @@ EXPORT_SYMBOL_GPL(rxr_dev_set_enabled);
  */
 bool rxr_dev_enabled(const struct net_device *dev)
 {
-	struct rxr_dev *rdev;
 	bool on;
 
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	on = rdev && rdev->attached && READ_ONCE(rdev->enabled);
+	on = rxr_dev_on_rcu(dev);
 	rcu_read_unlock();
 	return on;
 }
@@ -1421,10 +1419,8 @@ bool rxr_dev_active(const struct net_device *dev)
 	if (!rxr_active())
 		return false;
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev)
-		on = rdev->attached && READ_ONCE(rdev->enabled) &&
-		     READ_ONCE(rdev->nflows);
+	rdev = rxr_dev_on_rcu(dev);
+	on = rdev && READ_ONCE(rdev->nflows);
 	rcu_read_unlock();
 	return on;
 }
@@ -1452,8 +1448,8 @@ bool rxr_dev_pools_cover(const struct net_device *dev)
 	if (!dev)
 		return false;
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+	rdev = rxr_dev_on_rcu(dev);
+	if (rdev) {
 		n = READ_ONCE(rdev->nflows);
 		on = n && READ_ONCE(rdev->hw.n) + READ_ONCE(rdev->sw.n) == n;
 	}

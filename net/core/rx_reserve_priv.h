@@ -188,6 +188,17 @@ struct rxr_dev {
 	unsigned int nq;
 };
 
+/*
+ * The state of @dev if a driver attached it and rx-reserve is on there
+ * (its private flag), else NULL.  RCU read side.
+ */
+static inline struct rxr_dev *rxr_dev_on_rcu(const struct net_device *dev)
+{
+	struct rxr_dev *rdev = rcu_dereference(dev->rx_reserve);
+
+	return rdev && rdev->attached && READ_ONCE(rdev->enabled) ? rdev : NULL;
+}
+
 /**
  * struct rxr_dev_info - a snapshot of a device's gauges and counters
  * @flows_hw: flows in a hardware slot

@@ -102,8 +102,8 @@ struct page *rxr_queue_page(struct net_device *dev)
 	unsigned int start;
 
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+	rdev = rxr_dev_on_rcu(dev);
+	if (rdev) {
 		set = rdev->caps.hw_slots ? &rdev->hw : &rdev->sw;
 		start = atomic_inc_return(&rdev->hand);
 		page = rxr_set_take(set, start, false, 0, &pool);
@@ -157,8 +157,8 @@ bool rxr_queue_page_fits(struct net_device *dev, const struct page *page)
 	if (!pool)
 		return false;
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+	rdev = rxr_dev_on_rcu(dev);
+	if (rdev) {
 		set = rdev->caps.hw_slots ? &rdev->hw : &rdev->sw;
 		n = READ_ONCE(set->n);
 		for (i = 0; i < n; i++) {
@@ -359,8 +359,8 @@ struct page *rxr_lend_page(struct net_device *dev, unsigned int rxq,
 	if (!rxr_active())
 		return NULL;
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+	rdev = rxr_dev_on_rcu(dev);
+	if (rdev) {
 		n = READ_ONCE(rdev->sw.n);
 		if (n)
 			page = rxr_set_take(&rdev->sw,
@@ -898,8 +898,8 @@ void rxr_rx_alloc_failed(struct net_device *dev, unsigned int rxq)
 
 	rxr_dev_count(dev, rxq, RXR_STAT_ALLOC_FAIL, 1);
 	rcu_read_lock();
-	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev && rdev->attached && READ_ONCE(rdev->enabled)) {
+	rdev = rxr_dev_on_rcu(dev);
+	if (rdev) {
 		WRITE_ONCE(rdev->last_fail, jiffies);
 		if (!READ_ONCE(rdev->emergency)) {
 			spin_lock_bh(&rxr_lock);
