@@ -290,27 +290,6 @@ took()
 
 # --- Aiming -------------------------------------------------------------
 
-# text_range NAME...: "0xSTART 0xEND", the text from the first of the
-# named functions (those /proc/kallsyms has) to the symbol after the last.
-# Addresses are hex strings of one width: they compare as strings.
-text_range()
-{
-	local re first last next
-
-	re=$(IFS='|'; echo "$*")
-	read -r first last <<< "$(awk -v re="^($re)\$" '$3 ~ re {
-		if (f == "" || $1 < f) f = $1; if ($1 > l) l = $1 }
-		END { print f, l }' "$TMPF.ksyms")"
-	[ -n "$last" ] || return 1
-	next=$(awk -v a="$last" '$1 > a && (n == "" || $1 < n) { n = $1 }
-		END { print n }' "$TMPF.ksyms")
-	[ -n "$next" ] || return 1
-	# Sanity: one object file's worth of text, not half the kernel.
-	[ $((16#$next - 16#$first)) -gt 0 ] &&
-		[ $((16#$next - 16#$first)) -lt $((1 << 20)) ] || return 1
-	echo "0x$first 0x$next"
-}
-
 # Without the stack filter, a process failing every allocation would also
 # fail its page faults' page tables, which the fault handler retries
 # forever: a few failures per try, the first ones past the budget.
@@ -320,7 +299,6 @@ TARGETING="task filter, space budget, times $TASK_TIMES;"
 TARGETING+=" NAPI: task filter off, atomic only"
 if [ -e "$DBG/failslab/require-start" ] &&
    [ -e "$DBG/fail_page_alloc/require-start" ]; then
-	awk '$2 == "t" || $2 == "T"' /proc/kallsyms > "$TMPF.ksyms"
 	# The registry and steering, two objects linked one after the
 	# other.
 	RANGE_CORE=$(text_range __rxr_sk_update rxr_sk_memalloc \
@@ -329,7 +307,6 @@ if [ -e "$DBG/failslab/require-start" ] &&
 		rxr_ethtool_check_rxnfc)
 	RANGE_NSIM=$(text_range nsim_rxr_xmit nsim_rxr_poll nsim_rxr_open \
 		nsim_rxr_stop)
-	rm -f "$TMPF.ksyms"
 	case "$RANGE_CORE $RANGE_NSIM" in
 	0x[1-9a-f]*" "0x*" "0x[1-9a-f]*" "0x*)
 		STACK=1

@@ -456,6 +456,30 @@ RXR_DATA_PORT=7100	# the peer serves RXR_FLOOD_BYTES of pattern here
 RXR_CTL_PORT=7101	# "RATE SECONDS": the peer floods the guest
 RXR_STATS_PORT=7102	# the peer's tap: "q0=N ... tx=N drop=N"
 RXR_FPA=/sys/kernel/debug/fail_page_alloc
+RXR_FSLAB=/sys/kernel/debug/failslab
+
+# text_range NAME...: "0xSTART 0xEND", the kernel text from the first of
+# the named functions (those /proc/kallsyms has) to the symbol after the
+# last, for fault injection's stack filter (require-start, require-end).
+# Addresses are hex strings of one width: they compare as strings.
+text_range()
+{
+	local re first last next syms
+
+	syms=$(awk '$2 == "t" || $2 == "T"' /proc/kallsyms)
+	re=$(IFS='|'; echo "$*")
+	read -r first last <<< "$(awk -v re="^($re)\$" '$3 ~ re {
+		if (f == "" || $1 < f) f = $1; if ($1 > l) l = $1 }
+		END { print f, l }' <<< "$syms")"
+	[ -n "$last" ] || return 1
+	next=$(awk -v a="$last" '$1 > a && (n == "" || $1 < n) { n = $1 }
+		END { print n }' <<< "$syms")
+	[ -n "$next" ] || return 1
+	# Sanity: one object file's worth of text, not half the kernel.
+	[ $((16#$next - 16#$first)) -gt 0 ] &&
+		[ $((16#$next - 16#$first)) -lt $((1 << 20)) ] || return 1
+	echo "0x$first 0x$next"
+}
 RXR_XFER_BYTES=${RXR_FLOOD_BYTES:-16777216}
 
 # rxr_require_driver DRIVER: skip unless $NIC is driven by DRIVER and the
@@ -638,6 +662,44 @@ fpa_on()
 	echo -1 > "$RXR_FPA/times"
 	echo 0 > "$RXR_FPA/verbose"
 	echo "$1" > "$RXR_FPA/probability"
+}
+
+# fi_rx_arm RANGE: fail_page_alloc and failslab fail every allocation,
+# in any context, whose stack holds RANGE ("0xSTART 0xEND", text_range).
+fi_rx_arm()
+{
+	local d
+
+	for d in "$RXR_FPA" "$RXR_FSLAB"; do
+		echo 0 > "$d/probability"
+		echo 0 > "$d/verbose"
+		echo 1 > "$d/interval"
+		echo 0 > "$d/space"
+		echo -1 > "$d/times"
+		echo N > "$d/task-filter"
+		echo N > "$d/ignore-gfp-wait"
+		echo 32 > "$d/stacktrace-depth"
+		echo "${1#* }" > "$d/require-end"
+		echo "${1% *}" > "$d/require-start"
+	done
+	echo 0 > "$RXR_FPA/min-order"
+	echo 100 > "$RXR_FSLAB/probability"
+	echo 100 > "$RXR_FPA/probability"
+}
+
+# fi_rx_disarm: fi_rx_arm undone, the stack filter back to its defaults.
+fi_rx_disarm()
+{
+	local d
+
+	for d in "$RXR_FPA" "$RXR_FSLAB"; do
+		[ -w "$d/require-start" ] || continue
+		echo 0 > "$d/probability"
+		echo 0 > "$d/require-start"
+		echo 0xffffffffffffffff > "$d/require-end"
+		echo Y > "$d/ignore-gfp-wait"
+	done
+	return 0
 }
 
 fpa_off()
