@@ -89,20 +89,27 @@ VISIBLE_IF_KUNIT void rxr_dev_read_queue(struct rxr_dev *rdev,
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_dev_read_queue);
 
-/**
- * rxr_dev_get_info() - read a device's gauges and counters
- * @rdev: the device's state
- * @info: where to write them
+/* Read @rdev's gauges and counters into @info, the device's counters as
+ * the sum of its queues', and the first @nqv queues' counters into @qv as
+ * well: one read of each queue, so that the totals are the sum of the
+ * queues shown.
  */
-VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
-				       struct rxr_dev_info *info)
+static void rxr_dev_read_info(struct rxr_dev *rdev, struct rxr_dev_info *info,
+			      u64 *qv, unsigned int nqv)
 {
 	struct rxr_flow *flow;
-	unsigned int q;
+	u64 c[RXR_STAT_NUM];
+	unsigned int q, i;
 
 	memset(info, 0, sizeof(*info));
-	for (q = 0; q < rdev->nq; q++)
-		rxr_dev_read_queue(rdev, q, info->stat);
+	for (q = 0; q < rdev->nq; q++) {
+		memset(c, 0, sizeof(c));
+		rxr_dev_read_queue(rdev, q, c);
+		for (i = 0; i < RXR_STAT_NUM; i++)
+			info->stat[i] += c[i];
+		if (q < nqv)
+			memcpy(qv + q * RXR_STAT_NUM, c, sizeof(c));
+	}
 
 	spin_lock_bh(&rxr_lock);
 	list_for_each_entry(flow, &rdev->flows, dev_node) {
@@ -124,6 +131,17 @@ VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
 		info->emergency_ms += jiffies_to_msecs(jiffies -
 						       rdev->emergency_since);
 	spin_unlock_bh(&rxr_lock);
+}
+
+/**
+ * rxr_dev_get_info() - read a device's gauges and counters
+ * @rdev: the device's state
+ * @info: where to write them
+ */
+VISIBLE_IF_KUNIT void rxr_dev_get_info(struct rxr_dev *rdev,
+				       struct rxr_dev_info *info)
+{
+	rxr_dev_read_info(rdev, info, NULL, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxr_dev_get_info);
 
@@ -215,18 +233,15 @@ EXPORT_SYMBOL_GPL(rxr_ethtool_get_strings);
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data)
 {
 	u64 *v = *data + ARRAY_SIZE(rxr_stat_names);
-	unsigned int q, nq = rxr_ethtool_nq(dev);
+	unsigned int nq = rxr_ethtool_nq(dev);
 	struct rxr_dev_info info = {};
 	struct rxr_dev *rdev;
 
 	memset(v, 0, nq * RXR_STAT_NUM * sizeof(*v));
 	rcu_read_lock();
 	rdev = rcu_dereference(dev->rx_reserve);
-	if (rdev) {
-		rxr_dev_get_info(rdev, &info);
-		for (q = 0; q < nq; q++)
-			rxr_dev_read_queue(rdev, q, v + q * RXR_STAT_NUM);
-	}
+	if (rdev)
+		rxr_dev_read_info(rdev, &info, v, nq);
 	rcu_read_unlock();
 	rxr_info_to_array(&info, *data);
 	*data = v + nq * RXR_STAT_NUM;
@@ -273,7 +288,7 @@ int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
 {
 	struct rxr_dev_info info;
 	struct rxr_dev *rdev;
-	unsigned int n, q;
+	unsigned int n;
 
 	ASSERT_RTNL();
 	memset(st, 0, sizeof(*st));
@@ -290,9 +305,7 @@ int rxr_dev_read_state(struct net_device *dev, struct rxr_dev_state *st)
 		return -ENOMEM;
 	}
 
-	for (q = 0; q < st->nq; q++)
-		rxr_dev_read_queue(rdev, q, st->qstat[q]);
-	rxr_dev_get_info(rdev, &info);
+	rxr_dev_read_info(rdev, &info, (u64 *)st->qstat, st->nq);
 	rxr_info_to_array(&info, st->stat);
 	spin_lock_bh(&rxr_lock);
 	st->nflows = rxr_dev_flows(rdev, st->flows, n);
