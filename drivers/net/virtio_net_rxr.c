@@ -642,11 +642,6 @@ static void vnet_rxr_putback(struct vnet_rxr *r, struct virtqueue *vq,
 	}
 }
 
-static void vnet_rxr_drop(struct vnet_rxr *r, unsigned int q)
-{
-	rxr_dev_count(r->dev, q, RXR_STAT_DROPPED, 1);
-}
-
 /* Build the skb of frame @f, whose buffers are at @va[i] (@va[0] is where
  * the first buffer's page starts), and pass it up through rxr_rx_up().
  * The skb takes the caller's reference on each page.  Return: bytes up.
@@ -668,7 +663,7 @@ static unsigned int vnet_rxr_skb_up(struct vnet_rxr *r,
 	if (!skb) {
 		for (i = 0; i < f->n; i++)
 			put_page(virt_to_head_page(va[i]));
-		vnet_rxr_drop(r, q);
+		rxr_rx_drop(r->dev, rb);
 		return 0;
 	}
 	hdr = va[0] + r->cfg.buf_offset;
@@ -696,7 +691,7 @@ static unsigned int vnet_rxr_skb_up(struct vnet_rxr *r,
 free:
 	/* The skb owns the pages it holds: freeing it gives them back. */
 	dev_kfree_skb_any(skb);
-	vnet_rxr_drop(r, q);
+	rxr_rx_drop(r->dev, rb);
 	return 0;
 }
 
@@ -721,12 +716,8 @@ static unsigned int vnet_rxr_up(struct vnet_rxr *r, struct virtqueue *vq,
 		truesize[i] = rxr_page_pool(page) ? PAGE_SIZE :
 			      r->ops->repost_len(r->dev, f->ctx[i]);
 	}
-	if (q == READ_ONCE(r->reserve_q)) {
-		if (vnet_rxr_post_pool(r, vq, f->n))
-			r->q[q].reposted = true;
-	} else {
-		rxr_dev_count(r->dev, q, RXR_STAT_LENT_DELIVERED, 1);
-	}
+	if (q == READ_ONCE(r->reserve_q) && vnet_rxr_post_pool(r, vq, f->n))
+		r->q[q].reposted = true;
 	return vnet_rxr_skb_up(r, napi, q, f, va, truesize, rb);
 }
 
@@ -752,7 +743,7 @@ static unsigned int vnet_rxr_copy(struct vnet_rxr *r, struct virtqueue *vq,
 				put_page(virt_to_head_page(va[i]));
 			rxr_rx_alloc_failed(r->dev, q);
 			vnet_rxr_putback(r, vq, q, f, rb->release);
-			vnet_rxr_drop(r, q);
+			rxr_rx_drop(r->dev, rb);
 			return 0;
 		}
 		va[i] = page_address(page);
@@ -802,7 +793,7 @@ bool vnet_rxr_rx(struct vnet_rxr *r, struct virtqueue *vq,
 	if (!vnet_rxr_gather(r, vq, buf, len, ctx, &f)) {
 		DEV_STATS_INC(r->dev, rx_length_errors);
 		vnet_rxr_putback(r, vq, q, &f, rb.release);
-		vnet_rxr_drop(r, q);
+		rxr_rx_drop(r->dev, &rb);
 		return true;
 	}
 	switch (v) {

@@ -107,9 +107,11 @@ struct rxr_dev_caps {
  *	counted by rxr_rx_verdict(): a driver does not count it
  * @RXR_STAT_LENT: pool pages lent to a regular queue (rxr_lend_page())
  * @RXR_STAT_LENT_DELIVERED: lent pages that carried their owner's packet
- * @RXR_STAT_RECYCLED: non-priority packets whose buffer was reposted in
- *	place
- * @RXR_STAT_DROPPED: priority packets dropped for want of a buffer
+ *	up (rxr_rx_up())
+ * @RXR_STAT_RECYCLED: non-priority packets dropped: the verdict's
+ *	%RXR_RECYCLE, or rxr_rx_drop()
+ * @RXR_STAT_DROPPED: priority packets dropped for want of a buffer or of
+ *	memory (rxr_rx_drop())
  * @RXR_STAT_ALLOC_FAIL: driver RX allocations that failed
  * @RXR_STAT_POOL_UP: frames that went up in a pool page of their own flow
  *	(rxr_rx_up())
@@ -289,14 +291,13 @@ void rxr_tuple_to_fs(const struct rxr_tuple *t,
 		     struct ethtool_rx_flow_spec *fs);
 int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 		      struct rxr_tuple *t);
-void rxr_dev_count(struct net_device *dev, unsigned int rxq,
-		   enum rxr_dev_stat stat, u32 n);
 void rxr_rx_alloc_failed(struct net_device *dev, unsigned int rxq);
 enum rxr_verdict rxr_rx_verdict(struct net_device *dev, unsigned int rxq,
 				struct page *page, const void *data,
 				unsigned int len, struct rxr_rx_buf *rb);
 bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 	       const struct rxr_rx_buf *rb);
+void rxr_rx_drop(struct net_device *dev, const struct rxr_rx_buf *rb);
 struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb, void *data,
 			      unsigned int frag_size);
 struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
@@ -448,8 +449,6 @@ static inline int rxr_tuple_from_fs(const struct ethtool_rx_flow_spec *fs,
 	return -EOPNOTSUPP;
 }
 
-static inline void rxr_dev_count(struct net_device *dev, unsigned int rxq,
-				 enum rxr_dev_stat stat, u32 n) { }
 static inline void rxr_rx_alloc_failed(struct net_device *dev,
 				       unsigned int rxq) { }
 
@@ -472,6 +471,9 @@ static inline bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 {
 	return true;
 }
+
+static inline void rxr_rx_drop(struct net_device *dev,
+			       const struct rxr_rx_buf *rb) { }
 
 static inline struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb,
 					    void *data,

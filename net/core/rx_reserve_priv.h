@@ -286,6 +286,8 @@ void rxr_dev_sync_work(struct work_struct *work);
 void rxr_dev_range(struct net_device *dev, u32 *base, u32 *n);
 
 /* rx_reserve_rx.c */
+void rxr_dev_count(struct net_device *dev, unsigned int rxq,
+		   enum rxr_dev_stat stat, u32 n);
 void rxr_emergency_set(struct rxr_dev *rdev, bool on, unsigned long now,
 		       const char *reason);
 void rxr_monitor_fn(struct work_struct *work);

@@ -581,8 +581,10 @@ EXPORT_SYMBOL_GPL(rxr_rx_verdict);
  * buffers) must be its flow's, or, on the reserve queue, of a pool the
  * queue takes pages from for a priority flow.  Marks an skb that carries
  * pool pages pfmemalloc, so that only a memalloc socket or the owner
- * takes it, and counts it.  A frame that carries another flow's pool page
- * is counted and refused: the driver drops it.
+ * takes it, and counts it: %RXR_STAT_POOL_UP, and %RXR_STAT_LENT_DELIVERED
+ * when its first buffer is a page lent to a regular queue.  A frame that
+ * carries another flow's pool page is counted and refused: the driver
+ * drops it, with rxr_rx_drop().
  *
  * Context: NAPI, or BH disabled.
  * Return: true if the driver passes @skb up; false: it frees it.
@@ -617,10 +619,33 @@ bool rxr_rx_up(struct net_device *dev, struct sk_buff *skb,
 	if (pool) {
 		skb->pfmemalloc = true;
 		rxr_dev_count(dev, rb->rxq, RXR_STAT_POOL_UP, 1);
+		if (rb->pool && !rb->shared)
+			rxr_dev_count(dev, rb->rxq, RXR_STAT_LENT_DELIVERED, 1);
 	}
 	return true;
 }
 EXPORT_SYMBOL_GPL(rxr_rx_up);
+
+/**
+ * rxr_rx_drop() - a judged frame that the driver drops
+ * @dev: the device
+ * @rb: rxr_rx_verdict()'s view of its first buffer
+ *
+ * For a frame rxr_rx_verdict() passed or copied up that goes nowhere: no
+ * memory for its copy or its skb, no replacement for its buffer, or
+ * rxr_rx_up() refused it.  Its buffer is reposted in place or goes back to
+ * its pool, as the verdict said.  Counts a priority frame as dropped
+ * (%RXR_STAT_DROPPED), any other as recycled (%RXR_STAT_RECYCLED), on the
+ * queue of @rb.
+ *
+ * Context: NAPI, or BH disabled.
+ */
+void rxr_rx_drop(struct net_device *dev, const struct rxr_rx_buf *rb)
+{
+	rxr_dev_count(dev, rb->rxq, rb->flow ? RXR_STAT_DROPPED :
+		      RXR_STAT_RECYCLED, 1);
+}
+EXPORT_SYMBOL_GPL(rxr_rx_drop);
 
 /* Enough of a frame for the classifier: Ethernet, a VLAN tag, IPv4 with
  * options or IPv6, and the TCP ports.
@@ -768,10 +793,9 @@ EXPORT_SYMBOL_GPL(rxr_sk_tx_queue);
  * @stat: the event
  * @n: how many
  *
- * The core counts what it decides and sees; a driver counts only the
- * events that happen in its code: a priority frame dropped for want of a
- * buffer (%RXR_STAT_DROPPED), a lent page that carried its owner's frame
- * up (%RXR_STAT_LENT_DELIVERED).
+ * The core counts every event, where it decides or sees it: a driver
+ * reports what happens in its code through rxr_rx_up(), rxr_rx_drop()
+ * and rxr_rx_alloc_failed(), and cannot count the core's events itself.
  *
  * Context: any context.
  */
@@ -796,7 +820,7 @@ void rxr_dev_count(struct net_device *dev, unsigned int rxq,
 	}
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL_GPL(rxr_dev_count);
+EXPORT_SYMBOL_IF_KUNIT(rxr_dev_count);
 
 /* Emergency mode */
 

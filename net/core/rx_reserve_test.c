@@ -1608,7 +1608,9 @@ static void rxr_test_verdict(struct kunit *test)
 	__free_page(own);
 }
 
-/* rxr_rx_up(): the last look at an skb with pool pages in it. */
+/* rxr_rx_up(): the last look at an skb with pool pages in it; rxr_rx_drop():
+ * a judged frame the driver drops.
+ */
 static void rxr_test_rx_up(struct kunit *test)
 {
 	struct net_device *dev = rxrt_dev_new(test);
@@ -1653,18 +1655,36 @@ static void rxr_test_rx_up(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, skb->pfmemalloc);
 	kfree_skb(skb);
 
+	/* Frames the driver then drops: A's on queue 2, a non-priority one
+	 * on queue 1.
+	 */
+	rxr_rx_drop(dev, &rb);
+	rb = (struct rxr_rx_buf){ .rxq = 1 };
+	rxr_rx_drop(dev, &rb);
+
 	rxr_dev_get_info(rxrt_state(dev), &info);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP_OTHER], 2);
 	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_POOL_UP], 2);
+	/* Only the page lent to a regular queue was delivered by a loan. */
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_LENT_DELIVERED], 1);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_DROPPED], 1);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_RECYCLED], 1);
 	/* Each on the queue its buffer was posted on. */
 	memset(q, 0, sizeof(q));
 	rxr_dev_read_queue(rxrt_state(dev), 0, q);
 	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP_OTHER], 2);
 	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP], 1);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_LENT_DELIVERED], 0);
+	memset(q, 0, sizeof(q));
+	rxr_dev_read_queue(rxrt_state(dev), 1, q);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_RECYCLED], 1);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_DROPPED], 0);
 	memset(q, 0, sizeof(q));
 	rxr_dev_read_queue(rxrt_state(dev), 2, q);
 	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP_OTHER], 0);
 	KUNIT_EXPECT_EQ(test, q[RXR_STAT_POOL_UP], 1);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_LENT_DELIVERED], 1);
+	KUNIT_EXPECT_EQ(test, q[RXR_STAT_DROPPED], 1);
 }
 
 /* An skb of the driver's, with a fragment of @page, holding @t's frame. */

@@ -472,6 +472,7 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 		 * replacement already.
 		 */
 		nsim_rxr_count(ns->rxr, NSIM_RXR_RX_SKB_FAILED, 1);
+		rxr_rx_drop(dev, rb);
 		nsim_rxr_put_buf(rq, b);
 		return;
 	}
@@ -482,6 +483,7 @@ static void nsim_rxr_up(struct netdevsim *ns, struct nsim_rq *rq,
 	if (b->pp) {
 		skb_mark_for_recycle(skb);
 	} else if (!rxr_rx_up(dev, skb, rb)) {
+		rxr_rx_drop(dev, rb);
 		dev_kfree_skb_any(skb);
 		return;
 	}
@@ -548,8 +550,7 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			       b->len);
 			nsim_rxr_up(ns, rq, &nb, &rb);
 		} else {
-			rxr_dev_count(dev, q, rb.flow ? RXR_STAT_DROPPED :
-				      RXR_STAT_RECYCLED, 1);
+			rxr_rx_drop(dev, &rb);
 		}
 		return nsim_rxr_keep(ns, rq, ring, b, out, rb.release);
 	case RXR_PASS_POOL:
@@ -558,7 +559,6 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 			 * page's lending ends with it; the slot takes what a
 			 * refill finds, maybe a page the pool can lend again.
 			 */
-			rxr_dev_count(dev, q, RXR_STAT_LENT_DELIVERED, 1);
 			nsim_rxr_up(ns, rq, b, &rb);
 			return !nsim_rxr_get_buf(ns, rq, ring, out);
 		}
@@ -584,8 +584,7 @@ static bool nsim_rxr_rx_one(struct netdevsim *ns, struct nsim_rq *rq,
 	 */
 	if (!nsim_rxr_get_buf(ns, rq, ring, &nb)) {
 		/* No replacement: keep the ring full, drop the frame. */
-		rxr_dev_count(dev, q, rb.flow ? RXR_STAT_DROPPED :
-			      RXR_STAT_RECYCLED, 1);
+		rxr_rx_drop(dev, &rb);
 		*out = *b;
 		return false;
 	}

@@ -715,11 +715,6 @@ static void e1000e_rxr_keep(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 	put_page(b->page);
 }
 
-static void e1000e_rxr_drop(struct e1000e_rxr *r, unsigned int q)
-{
-	rxr_dev_count(r->adapter->netdev, q, RXR_STAT_DROPPED, 1);
-}
-
 static void e1000e_rxr_receive(struct e1000e_rxr *r, struct sk_buff *skb,
 			       u32 staterr, __le16 vlan)
 {
@@ -762,14 +757,14 @@ static void e1000e_rxr_up(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 	if (!skb) {
 		/* The page is back with its pool. */
 		put_page(b->page);
-		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		rxr_rx_drop(netdev, rb);
 		return;
 	}
 	skb_reserve(skb, E1000E_RXR_HEADROOM);
 	skb_put(skb, len);
 	if (!rxr_rx_up(netdev, skb, rb)) {
 		dev_kfree_skb_any(skb);
-		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		rxr_rx_drop(netdev, rb);
 		return;
 	}
 	if (!rb->flow)
@@ -791,7 +786,7 @@ static void e1000e_rxr_copy(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 	e1000e_rxr_keep(r, b, rb->release);
 	if (!skb) {
 		rxr_rx_alloc_failed(r->adapter->netdev, E1000E_RXR_QUEUE);
-		e1000e_rxr_drop(r, E1000E_RXR_QUEUE);
+		rxr_rx_drop(r->adapter->netdev, rb);
 		return;
 	}
 	e1000e_rxr_receive(r, skb, staterr, vlan);
@@ -999,11 +994,9 @@ struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
 	case RXR_PASS:
 		return skb;
 	case RXR_PASS_POOL:
-		if (rxr_rx_up(netdev, skb, &rb)) {
-			rxr_dev_count(netdev, 0, RXR_STAT_LENT_DELIVERED, 1);
+		if (rxr_rx_up(netdev, skb, &rb))
 			return skb;
-		}
-		e1000e_rxr_drop(r, 0);
+		rxr_rx_drop(netdev, &rb);
 		break;
 	case RXR_COPY:
 		copy = napi_alloc_skb(&adapter->napi, len);
@@ -1011,7 +1004,7 @@ struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
 			skb_copy_to_linear_data(copy, skb->data, len);
 		} else {
 			rxr_rx_alloc_failed(netdev, 0);
-			e1000e_rxr_drop(r, 0);
+			rxr_rx_drop(netdev, &rb);
 		}
 		break;
 	default:

@@ -419,11 +419,6 @@ static void ixgbe_rxr_keep(struct ixgbe_ring *ring, struct page *page,
 	put_page(page);
 }
 
-static void ixgbe_rxr_drop(struct ixgbe_ring *ring)
-{
-	rxr_dev_count(ring->netdev, ring->queue_index, RXR_STAT_DROPPED, 1);
-}
-
 static void ixgbe_rxr_receive(struct ixgbe_q_vector *q_vector,
 			      struct ixgbe_ring *ring,
 			      union ixgbe_adv_rx_desc *desc,
@@ -463,7 +458,7 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	if (!skb) {
 		/* The page is back with its pool. */
 		put_page(page);
-		ixgbe_rxr_drop(ring);
+		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
 	skb_reserve(skb, IXGBE_RXR_HEADROOM);
@@ -471,7 +466,7 @@ static void ixgbe_rxr_up(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	/* The flow's own reserve, pfmemalloc: past the socket's limits. */
 	if (!rxr_rx_up(ring->netdev, skb, rb)) {
 		dev_kfree_skb_any(skb);
-		ixgbe_rxr_drop(ring);
+		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
 	if (!rb->flow)
@@ -495,7 +490,7 @@ static void ixgbe_rxr_copy(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 	ixgbe_rxr_keep(ring, page, dma, rb->release);
 	if (!skb) {
 		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
-		ixgbe_rxr_drop(ring);
+		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
 	ixgbe_rxr_receive(q_vector, ring, desc, skb);
@@ -814,7 +809,7 @@ void __ixgbe_rxr_unlend(struct page *page)
  */
 static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
 			      union ixgbe_adv_rx_desc *desc, const void *data,
-			      unsigned int size)
+			      unsigned int size, const struct rxr_rx_buf *rb)
 {
 	struct ixgbe_q_vector *q_vector = ring->q_vector;
 	struct sk_buff *skb;
@@ -822,7 +817,7 @@ static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
 	skb = napi_alloc_skb(&q_vector->napi, size);
 	if (!skb) {
 		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
-		ixgbe_rxr_drop(ring);
+		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
 	skb_put_data(skb, data, size);
@@ -836,9 +831,10 @@ static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
  * @desc: its descriptor
  * @data: the frame, in its buffer
  * @size: its length in that buffer
+ * @rb: filled with the verdict's view of @bi, for rxr_rx_up()
  *
- * Carries out rxr_rx_verdict(): a lent page's owner goes up marked
- * pfmemalloc (%IXGBE_RXR_OWNER), a frame to copy is copied up here and,
+ * Carries out rxr_rx_verdict(): a lent page's owner goes up through
+ * rxr_rx_up() (%IXGBE_RXR_OWNER), a frame to copy is copied up here and,
  * like a dropped one, leaves its buffer posted again in place.  Frames
  * that span buffers (jumbo, RSC) and FCoE rings are left alone.
  *
@@ -848,11 +844,10 @@ static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
 enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 				      struct ixgbe_rx_buffer *bi,
 				      union ixgbe_adv_rx_desc *desc,
-				      const void *data, unsigned int size)
+				      const void *data, unsigned int size,
+				      struct rxr_rx_buf *rb)
 {
 	struct ixgbe_rxr *r = ring->q_vector->adapter->rxr;
-	struct net_device *netdev = ring->netdev;
-	struct rxr_rx_buf rb;
 	enum rxr_verdict v;
 
 	if (!r || !r->started ||
@@ -861,18 +856,15 @@ enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 	     cpu_to_le32(IXGBE_RXDADV_RSCCNT_MASK)) ||
 	    test_bit(__IXGBE_RX_FCOE, &ring->state))
 		return IXGBE_RXR_PASS;
-	v = rxr_rx_verdict(netdev, ring->queue_index, bi->page, data, size,
-			   &rb);
+	v = rxr_rx_verdict(ring->netdev, ring->queue_index, bi->page, data,
+			   size, rb);
 	if (v == RXR_PASS)
 		return IXGBE_RXR_PASS;
 	switch (v) {
 	case RXR_PASS_POOL:
-		rxr_dev_count(netdev, ring->queue_index,
-			      RXR_STAT_LENT_DELIVERED, 1);
-		rxr_dev_count(netdev, ring->queue_index, RXR_STAT_POOL_UP, 1);
 		return IXGBE_RXR_OWNER;
 	case RXR_COPY:
-		ixgbe_rxr_copy_up(ring, desc, data, size);
+		ixgbe_rxr_copy_up(ring, desc, data, size, rb);
 		break;
 	default:
 		break;

@@ -48,7 +48,8 @@ enum ixgbe_rxr_refusal {
 /**
  * enum ixgbe_rxr_verdict - what an RSS queue does with a frame
  * @IXGBE_RXR_PASS: up as usual
- * @IXGBE_RXR_OWNER: up as usual, marked pfmemalloc: a lent page's owner
+ * @IXGBE_RXR_OWNER: a lent page's owner: up through rxr_rx_up(), which
+ *	marks it pfmemalloc
  * @IXGBE_RXR_RECYCLE: dropped (or copied up by rx-reserve), its buffer
  *	posted again in place
  */
@@ -94,7 +95,8 @@ void __ixgbe_rxr_unlend(struct page *page);
 enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 				      struct ixgbe_rx_buffer *bi,
 				      union ixgbe_adv_rx_desc *desc,
-				      const void *data, unsigned int size);
+				      const void *data, unsigned int size,
+				      struct rxr_rx_buf *rb);
 
 /* Control. */
 int ixgbe_rxr_check_rule(struct ixgbe_adapter *adapter,
@@ -141,6 +143,8 @@ static inline void ixgbe_rxr_unlend(struct page *page)
  * @desc: its descriptor
  * @data: the frame
  * @size: its length in that buffer
+ * @rb: filled with the verdict's view of @bi when it returns
+ *	%IXGBE_RXR_OWNER, for rxr_rx_up()
  *
  * Costs a static branch while no priority flow exists.
  *
@@ -150,11 +154,12 @@ static inline enum ixgbe_rxr_verdict ixgbe_rxr_rx(struct ixgbe_ring *ring,
 						  struct ixgbe_rx_buffer *bi,
 						  union ixgbe_adv_rx_desc *desc,
 						  const void *data,
-						  unsigned int size)
+						  unsigned int size,
+						  struct rxr_rx_buf *rb)
 {
 	if (!rxr_active())
 		return IXGBE_RXR_PASS;
-	return __ixgbe_rxr_rx(ring, bi, desc, data, size);
+	return __ixgbe_rxr_rx(ring, bi, desc, data, size, rb);
 }
 
 #else /* CONFIG_RX_RESERVE */
@@ -214,7 +219,8 @@ static inline enum ixgbe_rxr_verdict ixgbe_rxr_rx(struct ixgbe_ring *ring,
 						  struct ixgbe_rx_buffer *bi,
 						  union ixgbe_adv_rx_desc *desc,
 						  const void *data,
-						  unsigned int size)
+						  unsigned int size,
+						  struct rxr_rx_buf *rb)
 {
 	return IXGBE_RXR_PASS;
 }
