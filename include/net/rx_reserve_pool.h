@@ -39,7 +39,7 @@ void rxr_pool_put(struct rxr_pool *pool);
 struct page *rxr_pool_take(struct rxr_pool *pool);
 bool rxr_pool_lendable(const struct rxr_pool *pool);
 struct page *rxr_pool_lend(struct rxr_pool *pool);
-void rxr_page_unlend(struct page *page);
+void __rxr_page_unlend(struct page *page);
 unsigned int rxr_pool_lent(const struct rxr_pool *pool);
 unsigned int rxr_pool_size(const struct rxr_pool *pool);
 unsigned int rxr_pool_free_pages(const struct rxr_pool *pool);
@@ -83,6 +83,24 @@ static inline const struct rxr_pool *rxr_page_pool(const struct page *page)
 	if (!(v & RXR_PAGE_TAG) || page_pool_page_is_pp((struct page *)page))
 		return NULL;
 	return (const struct rxr_pool *)(v & ~RXR_PAGE_FLAGS);
+}
+
+/**
+ * rxr_page_unlend() - a lent page left its ring
+ * @page: a page, of a pool or not, or a page of a compound page
+ *
+ * Ends the loan of a page rxr_pool_lend() gave: it left the regular RX
+ * ring it was posted on, with a frame or without.  Nothing for a page that
+ * is not lent, so that it may be called again; one bit test for a page of
+ * the driver's own.  The caller holds the page, so its pool lives.
+ *
+ * Context: any context.
+ */
+static inline void rxr_page_unlend(struct page *page)
+{
+	page = compound_head(page);
+	if (unlikely(READ_ONCE(page->private) & RXR_PAGE_TAG))
+		__rxr_page_unlend(page);
 }
 
 void rxr_pool_get_stats(const struct rxr_pool *pool,

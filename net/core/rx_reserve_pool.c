@@ -333,26 +333,20 @@ struct page *rxr_pool_lend(struct rxr_pool *pool)
 EXPORT_SYMBOL_GPL(rxr_pool_lend);
 
 /**
- * rxr_page_unlend() - a lent page left its ring
- * @page: a page, of a pool or not, or a page of a compound page
- *
- * Ends the loan of a page rxr_pool_lend() gave: it left the regular RX
- * ring it was posted on, with a frame or without.  Nothing for a page that
- * is not lent, so that it may be called again.  The caller holds the page,
- * so its pool lives.
+ * __rxr_page_unlend() - rxr_page_unlend() for a page that may be a pool's
+ * @page: a head page whose private field has the pool tag set
  *
  * Context: any context.
  */
-void rxr_page_unlend(struct page *page)
+void __rxr_page_unlend(struct page *page)
 {
 	struct rxr_pool *pool;
 
-	page = compound_head(page);
 	pool = (struct rxr_pool *)rxr_page_pool(page);
 	if (pool && test_and_clear_bit(RXR_PAGE_LENT_BIT, &page->private))
 		atomic_dec(&pool->lent);
 }
-EXPORT_SYMBOL_GPL(rxr_page_unlend);
+EXPORT_SYMBOL_GPL(__rxr_page_unlend);
 
 /**
  * rxr_pool_lent() - pages of a pool lent to regular RX rings

@@ -793,17 +793,6 @@ struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring)
 			     ring->count - ixgbe_desc_unused(ring));
 }
 
-/**
- * __ixgbe_rxr_unlend() - a lent page leaves an RSS queue
- * @page: a pool page leaving an RSS queue
- *
- * Ends its loan (rxr_page_unlend()), if the verdict did not already.
- */
-void __ixgbe_rxr_unlend(struct page *page)
-{
-	rxr_page_unlend(page);
-}
-
 /* %RXR_COPY on an RSS queue: a copy goes up, the page stays with the
  * ring.
  */

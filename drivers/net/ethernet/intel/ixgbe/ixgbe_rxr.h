@@ -91,7 +91,6 @@ int ixgbe_rxr_clean_rx_irq(struct ixgbe_q_vector *q_vector,
 
 /* The software fallback on the RSS queues. */
 struct page *__ixgbe_rxr_lend(struct ixgbe_ring *ring);
-void __ixgbe_rxr_unlend(struct page *page);
 enum ixgbe_rxr_verdict __ixgbe_rxr_rx(struct ixgbe_ring *ring,
 				      struct ixgbe_rx_buffer *bi,
 				      union ixgbe_adv_rx_desc *desc,
@@ -127,13 +126,12 @@ static inline struct page *ixgbe_rxr_lend(struct ixgbe_ring *ring)
  * @page: the page
  *
  * A lent page counts against its pool's lending limit until it leaves
- * the ring; the tag in page->private says it is a pool's, flows or no
- * flows.  One bit test for the driver's own pages.
+ * the ring, flows or no flows: rxr_page_unlend(), one bit test for the
+ * driver's own pages.
  */
 static inline void ixgbe_rxr_unlend(struct page *page)
 {
-	if (unlikely(page->private & RXR_PAGE_TAG))
-		__ixgbe_rxr_unlend(page);
+	rxr_page_unlend(page);
 }
 
 /**
