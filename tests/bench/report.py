@@ -189,6 +189,13 @@ class Cell:
         return sum(v for k, v in self.delta.items()
                    if k.startswith("vm.allocstall_"))
 
+    def softirq_share(self):
+        """Percent of the guest's CPU time in softirq, control and load."""
+        t = self.d("cpu.total")
+        if t <= 0:
+            return None
+        return 100.0 * self.d("cpu.softirq") / t
+
     def drv_fail(self):
         return sum(v for k, v in self.delta.items()
                    if k.startswith("eth.") and DRV_FAIL.search(k) and
@@ -356,7 +363,9 @@ def table(root, cells, params, out):
                "warnings), OOM (kills), I/O err (block and swap I/O error "
                "lines): from the console, summed over runs; `+panic`: the "
                "guest panicked (init killed).  Retrans, PFMemallocDrop, "
-               "throttle (pgscan_direct_throttle), allocstall, drv fail "
+               "throttle (pgscan_direct_throttle), allocstall, softirq "
+               "(the guest's CPU time in softirq, %% of all its CPU time "
+               "over the control and the load), drv fail "
                "(driver allocation-failure counters of ethtool -S): medians.  "
                "rx-reserve: lent / recycled / steered / emergency entries, "
                "medians; nonprio: non-priority frames that went up in a "
@@ -365,8 +374,8 @@ def table(root, cells, params, out):
     out.append("| NIC | storage | kernel | flood (pps) | outcomes | time (s) "
                "| x own | control w/r (ms) | swap-out MiB/s | hung | OOM | "
                "I/O err | retrans | PFMemallocDrop | throttle | allocstall | "
-               "drv fail | rx-reserve l/r/s/e | nonprio |")
-    out.append("|" + "---|" * 19)
+               "softirq % | drv fail | rx-reserve l/r/s/e | nonprio |")
+    out.append("|" + "---|" * 20)
     for nic in nics:
         for st in sts:
             for fl in FLOODS:
@@ -424,6 +433,7 @@ def table(root, cells, params, out):
                         fmt(med([c.d("vm.pgscan_direct_throttle")
                                  for c in cs])),
                         fmt(med([c.allocstall() for c in cs])),
+                        fmt(med([c.softirq_share() for c in cs]), 1),
                         fmt(med([c.drv_fail() for c in cs])),
                         rx, fmt(npu)]) + " |")
     out.append("")

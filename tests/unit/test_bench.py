@@ -147,7 +147,9 @@ class Report(unittest.TestCase):
         cell(self.root, "vanilla-carried", base % ("nbd", "vanilla",
                                                    "carried", "50000"), 200,
              extra="DELTA net.Tcp.RetransSegs 7\n"
-                   "DELTA vm.pgscan_direct_throttle 137")
+                   "DELTA vm.pgscan_direct_throttle 137\n"
+                   "DELTA cpu.softirq 150\n"
+                   "DELTA cpu.total 400")
         cell(self.root, "patched-none", base % ("nbd", "patched", "none",
                                                 "-1"), 50)
         cell(self.root, "patched-carried", base % ("nbd", "patched",
@@ -204,6 +206,13 @@ class Report(unittest.TestCase):
         self.assertIn("| 1 done | 200 | 2.00 |", row)
         row = self.rows[("virtio-mq", "nbd", "patched", "carried (50000)")]
         self.assertIn("| 1 done | 55 | 1.10 |", row)
+
+    def test_softirq_share(self):
+        # 150 of 400 ticks; a cell without the counters shows "-".
+        row = self.rows[("virtio-mq", "nbd", "vanilla", "carried (50000)")]
+        self.assertIn("| 137 | 0 | 37.5 |", row)
+        row = self.rows[("virtio-mq", "nbd", "vanilla", "none (-)")]
+        self.assertIn("| 0 | 0 | - |", row)
 
     def test_targets(self):
         self.assertRegex(self.text, r"carried flood, virtio-mq, nbd: patched "

@@ -84,6 +84,11 @@ snapshot()
 {
 	{
 		awk '{ print "vm." $1, $2 }' /proc/vmstat
+		# The guest's CPU time (USER_HZ ticks, all CPUs): softirq is
+		# where its RX path, and a flood's frames, run.
+		awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
+			print "cpu.softirq", $8; print "cpu.total", t }' \
+			/proc/stat
 		awk 'NR % 2 == 1 { split($0, k) } NR % 2 == 0 {
 			for (i = 2; i <= NF; i++) print "net." k[1] k[i], $i }' \
 			/proc/net/netstat /proc/net/snmp | sed 's/: */./'
