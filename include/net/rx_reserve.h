@@ -302,6 +302,8 @@ struct sk_buff *rxr_build_skb(const struct rxr_rx_buf *rb, void *data,
 			      unsigned int frag_size);
 struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 			   struct sk_buff *skb);
+struct sk_buff *__rxr_napi_alloc_skb(struct napi_struct *napi,
+				     unsigned int rxq, unsigned int len);
 int rxr_ethtool_sset_count(const struct net_device *dev);
 void rxr_ethtool_get_strings(const struct net_device *dev, u8 **data);
 void rxr_ethtool_get_stats(const struct net_device *dev, u64 **data);
@@ -489,6 +491,13 @@ static inline struct sk_buff *rxr_rx_skb(struct net_device *dev,
 	return skb;
 }
 
+static inline struct sk_buff *__rxr_napi_alloc_skb(struct napi_struct *napi,
+						   unsigned int rxq,
+						   unsigned int len)
+{
+	return napi_alloc_skb(napi, len);
+}
+
 static inline int rxr_ethtool_sset_count(const struct net_device *dev)
 {
 	return 0;
@@ -554,6 +563,34 @@ static inline gfp_t rxr_rx_gfp(const struct net_device *dev, gfp_t gfp)
 	if (rxr_active() && rxr_dev_pools_cover(dev))
 		return (gfp & ~__GFP_MEMALLOC) | __GFP_NOMEMALLOC;
 	return gfp;
+}
+
+/**
+ * rxr_napi_alloc_skb() - an skb for a copy a driver makes at receive time
+ * @napi: the NAPI context of the queue the frame arrived on
+ * @rxq: that queue's index
+ * @len: bytes of data the copy needs
+ *
+ * napi_alloc_skb() for a driver's receive-time copies (a copybreak, the
+ * head of a frame whose buffer has no room for skb_shared_info, a copy the
+ * verdict asked for), with rxr_rx_gfp()'s rule: while every priority flow
+ * on the device has a pool, the copy does not dip into mainline's
+ * pfmemalloc reserve, so that a non-priority frame is never pfmemalloc on
+ * such a device.  A priority frame's way up does not depend on it: a frame
+ * in a pool page goes up with a head rxr_build_skb() keeps.  A failure is
+ * reported as rxr_rx_alloc_failed() does.  Costs a static branch unless
+ * priority flows exist.
+ *
+ * Context: NAPI.
+ * Return: the skb, with napi_alloc_skb()'s headroom, or NULL.
+ */
+static inline struct sk_buff *rxr_napi_alloc_skb(struct napi_struct *napi,
+						 unsigned int rxq,
+						 unsigned int len)
+{
+	if (rxr_active())
+		return __rxr_napi_alloc_skb(napi, rxq, len);
+	return napi_alloc_skb(napi, len);
 }
 
 /**

@@ -747,6 +747,44 @@ struct sk_buff *rxr_rx_skb(struct net_device *dev, unsigned int rxq,
 EXPORT_SYMBOL_GPL(rxr_rx_skb);
 
 /**
+ * __rxr_napi_alloc_skb() - rxr_napi_alloc_skb() while priority flows exist
+ * @napi: the NAPI context of the queue the frame arrived on
+ * @rxq: that queue's index
+ * @len: bytes of data the copy needs
+ *
+ * On a device whose priority flows all have pools, the head comes from the
+ * slab with %__GFP_NOMEMALLOC, which also wins over the %__GFP_MEMALLOC that
+ * __alloc_skb() adds for an RX skb; napi_alloc_skb()'s per-CPU fragment
+ * caches are shared by every device and may hold a page of the pfmemalloc
+ * reserve, so they are not used.  Elsewhere, napi_alloc_skb().
+ *
+ * Context: NAPI.
+ * Return: the skb, or NULL, counted in rx_reserve_alloc_fail.
+ */
+struct sk_buff *__rxr_napi_alloc_skb(struct napi_struct *napi,
+				     unsigned int rxq, unsigned int len)
+{
+	struct net_device *dev = napi->dev;
+	struct sk_buff *skb;
+
+	if (!rxr_dev_pools_cover(dev)) {
+		skb = napi_alloc_skb(napi, len);
+	} else {
+		skb = __alloc_skb(len + NET_SKB_PAD + NET_IP_ALIGN,
+				  GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC,
+				  SKB_ALLOC_RX | SKB_ALLOC_NAPI, NUMA_NO_NODE);
+		if (skb) {
+			skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
+			skb->dev = dev;
+		}
+	}
+	if (unlikely(!skb))
+		rxr_rx_alloc_failed(dev, rxq);
+	return skb;
+}
+EXPORT_SYMBOL_GPL(__rxr_napi_alloc_skb);
+
+/**
  * rxr_sk_tx_queue() - the TX queue for a priority socket's packets
  * @dev: the device a packet leaves on
  * @sk: the packet's socket, full

@@ -1157,6 +1157,79 @@ static void rxr_test_rx_gfp(struct kunit *test)
 	rtnl_unlock();
 }
 
+/* rxr_napi_alloc_skb() as a driver calls it, from softirq context. */
+static struct sk_buff *rxrt_napi_alloc(struct napi_struct *napi,
+				       unsigned int rxq, unsigned int len)
+{
+	struct sk_buff *skb;
+
+	local_bh_disable();
+	skb = rxr_napi_alloc_skb(napi, rxq, len);
+	local_bh_enable();
+	return skb;
+}
+
+/*
+ * A driver's receive-time copy on a device whose priority flows all have
+ * pools comes from the slab without mainline's pfmemalloc reserve, and not
+ * from napi_alloc_skb()'s per-CPU fragment caches, which every device
+ * shares; elsewhere it is napi_alloc_skb()'s.  A copy that cannot be had
+ * is a failed RX allocation of its queue.
+ */
+static void rxr_test_napi_alloc_skb(struct kunit *test)
+{
+	struct net_device *dev = rxrt_dev_new(test);
+	struct napi_struct napi = { .dev = dev };
+	u64 q0[RXR_STAT_NUM] = {}, q1[RXR_STAT_NUM] = {};
+	struct rxr_dev_info info;
+	struct rxr_flow *flow;
+	struct sk_buff *skb;
+	struct rxr_tuple t;
+
+	flow = rxrt_flow_new(test, 2);
+	KUNIT_ASSERT_EQ(test, 0, rxrt_attach(dev, 1, 0));
+
+	/* No flow on the device: napi_alloc_skb(), a small head in a page
+	 * fragment where the page size allows one.
+	 */
+	skb = rxrt_napi_alloc(&napi, 0, 128);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	if (PAGE_SIZE == SZ_4K)
+		KUNIT_EXPECT_TRUE(test, skb->head_frag);
+	KUNIT_EXPECT_PTR_EQ(test, skb->dev, dev);
+	kfree_skb(skb);
+
+	rxrt_tuple4(&t, 0xc0000201, 10809, 0xc0000202, 41300);
+	KUNIT_ASSERT_EQ(test, 0, rxr_flow_bind(flow, dev, &t));
+	skb = rxrt_napi_alloc(&napi, 0, 128);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_FALSE(test, skb->head_frag);
+	KUNIT_EXPECT_FALSE(test, skb->pfmemalloc);
+	KUNIT_EXPECT_PTR_EQ(test, skb->dev, dev);
+	KUNIT_EXPECT_EQ(test, skb_headroom(skb), NET_SKB_PAD + NET_IP_ALIGN);
+	KUNIT_EXPECT_GE(test, skb_tailroom(skb), 128);
+	KUNIT_EXPECT_EQ(test, skb->len, 0);
+	kfree_skb(skb);
+
+	/* No copy of 1 GiB: counted on queue 1, and emergency mode is on. */
+	KUNIT_EXPECT_FALSE(test, rxr_dev_emergency(dev));
+	skb = rxrt_napi_alloc(&napi, 1, SZ_1G);
+	KUNIT_EXPECT_NULL(test, skb);
+	kfree_skb(skb);
+	KUNIT_EXPECT_TRUE(test, rxr_dev_emergency(dev));
+	rxr_dev_get_info(rxrt_state(dev), &info);
+	KUNIT_EXPECT_EQ(test, info.stat[RXR_STAT_ALLOC_FAIL], 1);
+	rxr_dev_read_queue(rxrt_state(dev), 0, q0);
+	rxr_dev_read_queue(rxrt_state(dev), 1, q1);
+	KUNIT_EXPECT_EQ(test, q0[RXR_STAT_ALLOC_FAIL], 0);
+	KUNIT_EXPECT_EQ(test, q1[RXR_STAT_ALLOC_FAIL], 1);
+
+	rxr_flow_unbind(flow);
+	rtnl_lock();
+	rxr_dev_detach(dev);
+	rtnl_unlock();
+}
+
 /*
  * The reserve of sk_buff heads: filled while flows exist, each head builds
  * an skb around a buffer without the slab, and the reserve is emptied once
@@ -1993,6 +2066,7 @@ static struct kunit_case rxr_test_cases[] = {
 	KUNIT_CASE(rxr_test_lend_queue),
 	KUNIT_CASE(rxr_test_queue_page),
 	KUNIT_CASE(rxr_test_rx_gfp),
+	KUNIT_CASE(rxr_test_napi_alloc_skb),
 	KUNIT_CASE(rxr_test_heads),
 	KUNIT_CASE(rxr_test_rcvbuf),
 	KUNIT_CASE(rxr_test_emergency_next),

@@ -779,13 +779,12 @@ static void e1000e_rxr_copy(struct e1000e_rxr *r, struct e1000e_rxr_buf *b,
 {
 	struct sk_buff *skb;
 
-	skb = napi_alloc_skb(&r->napi, len);
+	skb = rxr_napi_alloc_skb(&r->napi, E1000E_RXR_QUEUE, len);
 	if (skb)
 		skb_put_data(skb, page_address(b->page) + E1000E_RXR_HEADROOM,
 			     len);
 	e1000e_rxr_keep(r, b, rb->release);
 	if (!skb) {
-		rxr_rx_alloc_failed(r->adapter->netdev, E1000E_RXR_QUEUE);
 		rxr_rx_drop(r->adapter->netdev, rb);
 		return;
 	}
@@ -999,13 +998,11 @@ struct sk_buff *e1000e_rxr_rx(struct e1000_adapter *adapter,
 		rxr_rx_drop(netdev, &rb);
 		break;
 	case RXR_COPY:
-		copy = napi_alloc_skb(&adapter->napi, len);
-		if (copy) {
+		copy = rxr_napi_alloc_skb(&adapter->napi, 0, len);
+		if (copy)
 			skb_copy_to_linear_data(copy, skb->data, len);
-		} else {
-			rxr_rx_alloc_failed(netdev, 0);
+		else
 			rxr_rx_drop(netdev, &rb);
-		}
 		break;
 	default:
 		break;

@@ -483,13 +483,12 @@ static void ixgbe_rxr_copy(struct ixgbe_rxr *r, struct ixgbe_q_vector *q_vector,
 {
 	struct sk_buff *skb;
 
-	skb = napi_alloc_skb(&q_vector->napi, size);
+	skb = rxr_napi_alloc_skb(&q_vector->napi, ring->queue_index, size);
 	if (skb)
 		skb_put_data(skb, page_address(page) + IXGBE_RXR_HEADROOM,
 			     size);
 	ixgbe_rxr_keep(ring, page, dma, rb->release);
 	if (!skb) {
-		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
 		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
@@ -803,9 +802,8 @@ static void ixgbe_rxr_copy_up(struct ixgbe_ring *ring,
 	struct ixgbe_q_vector *q_vector = ring->q_vector;
 	struct sk_buff *skb;
 
-	skb = napi_alloc_skb(&q_vector->napi, size);
+	skb = rxr_napi_alloc_skb(&q_vector->napi, ring->queue_index, size);
 	if (!skb) {
-		rxr_rx_alloc_failed(ring->netdev, ring->queue_index);
 		rxr_rx_drop(ring->netdev, rb);
 		return;
 	}
