@@ -149,13 +149,34 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/{console,output,qemu}.log
+rm -f "$out"/{console,output,qemu,qemu-trace}.log "$out/rss"
 
-ns="" qemu_pid="" tail_pid=""
+# rss_record: what RSS the guest got, into $out/rss: "ebpf" (the steering
+# program attached to the tap), "software" (QEMU's fallback) or "none" (the
+# guest never enabled RSS).  QEMU attaches prog-fd -1 to detach, at realize
+# and at reset.  Also on a guest stopped early (a bench's stall watch), so
+# that its cell says what it ran on.
+rss_record()
+{
+	local got
+
+	if grep -q 'fallback to software RSS' "$out/qemu.log" 2>/dev/null; then
+		got=software
+	elif grep -Eq 'virtio_net_rss_attach_ebpf .*prog-fd=[0-9]+' \
+		"$out/qemu-trace.log" 2>/dev/null; then
+		got=ebpf
+	else
+		got=none
+	fi
+	echo "$got" > "$out/rss"
+}
+
+ns="" qemu_pid="" tail_pid="" rss_check=""
 cleanup()
 {
 	local p
 	trap - EXIT INT TERM HUP
+	[ -n "$rss_check" ] && [ ! -e "$out/rss" ] && rss_record
 	[ -n "$tail_pid" ] && kill "$tail_pid" 2>/dev/null
 	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
 	if [ -n "$ns" ]; then
@@ -327,20 +348,10 @@ tr -d '\r' < "$out/output.log" > "$out/output.txt"
 printf '%s %.1f\n' "$kernel $nic" "$elapsed" > "$out/elapsed"
 rc=$(sed -n 's/^RXR-EXIT \([0-9]*\)$/\1/p' "$out/output.txt" | tail -n 1)
 
-# What RSS the guest got: "ebpf" (the steering program attached to the
-# tap), "software" (QEMU's fallback) or "none" (the guest never enabled
-# RSS).  QEMU attaches prog-fd -1 to detach, at realize and at reset.
+# What RSS the guest got.
 if [ -n "$rss_check" ]; then
-	if grep -q 'fallback to software RSS' "$out/qemu.log"; then
-		got=software
-	elif grep -Eq 'virtio_net_rss_attach_ebpf .*prog-fd=[0-9]+' \
-		"$out/qemu-trace.log" 2>/dev/null; then
-		got=ebpf
-	else
-		got=none
-	fi
-	echo "$got" > "$out/rss"
-	if [ "$got" = software ] && [ "$rss" = on ]; then
+	rss_record
+	if [ "$(cat "$out/rss")" = software ] && [ "$rss" = on ]; then
 		echo "qemu-run: QEMU's eBPF RSS did not load: the guest ran on" \
 		     "QEMU's software RSS ($out/qemu.log)" >&2
 		[ -n "$rc" ] && rc=125

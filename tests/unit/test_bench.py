@@ -404,6 +404,33 @@ class Report(unittest.TestCase):
                          r"no-flood 1.00, load 1 done \(RSS not eBPF in "
                          r"1\);.* -> NOT MET")
 
+    def test_overwhelming_rss_unknown(self):
+        # A guest stopped before qemu-run.sh recorded its RSS: unknown.
+        # Vanilla's does not decide patched's verdict; patched's does.
+        shutil.rmtree(os.path.join(self.root, "cells"))
+        base = "nic=virtio-mq storage=nbd kernel=%s flood=%s rate=%s run=1"
+        for k in ("patched", "vanilla"):
+            cell(self.root, k + "-none", base % (k, "none", "-1"), 50)
+        cell(self.root, "patched-unpaced", base % ("patched", "unpaced", "0"),
+             50)
+        cell(self.root, "vanilla-unpaced", base % ("vanilla", "unpaced", "0"),
+             50, end="HANG", rss="")
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"virtio-mq, nbd: patched control x own "
+                         r"no-flood 1.00, load 1 done; vanilla .*\(RSS "
+                         r"unknown in 1\) -> MET")
+        with open(os.path.join(self.root, "cells", "patched-unpaced",
+                               "rss"), "w") as f:
+            f.write("")
+        r = subprocess.run([sys.executable, REPORT, self.root],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"virtio-mq, nbd: patched control x own "
+                         r"no-flood 1.00, load 1 done \(RSS unknown in "
+                         r"1\);.* -> NOT MET")
+
     def test_overwhelming_without_cells(self):
         # Only no-flood cells: the target still prints, NOT MET.
         shutil.rmtree(os.path.join(self.root, "cells"))
