@@ -281,6 +281,38 @@ def ctl_ms(c):
     return w + r
 
 
+def attribution(cs, base):
+    """Where the time of a flood's cells went, against the same kernel's
+    no-flood cells (medians), and which of the four the issue names holds
+    it back: PFMemallocDrop (frames dropped at their sockets),
+    pgscan_direct_throttle above the no-flood one, the guest's softirq
+    share up by 5 points or more (CPU spent on the flood's frames),
+    allocstall up by a fifth or more (direct reclaim)."""
+    def m(f, cells):
+        return med([f(c) for c in cells])
+
+    sq, sq0 = m(Cell.softirq_share, cs), m(Cell.softirq_share, base)
+    pfm = m(lambda c: c.d("net.TcpExt.PFMemallocDrop"), cs)
+    thr = m(lambda c: c.d("vm.pgscan_direct_throttle"), cs)
+    thr0 = m(lambda c: c.d("vm.pgscan_direct_throttle"), base)
+    st, st0 = m(Cell.allocstall, cs), m(Cell.allocstall, base)
+    held = []
+    if pfm:
+        held.append("PFMemallocDrop")
+    if thr is not None and thr0 is not None and thr > thr0:
+        held.append("pgscan_direct_throttle")
+    if sq is not None and sq0 is not None and sq - sq0 >= 5:
+        held.append("softirq")
+    if st is not None and st0 and st >= 1.2 * st0:
+        held.append("allocstall")
+    return ("where the time went, flood against no flood: softirq %s %% "
+            "against %s %%, PFMemallocDrop %s, throttle %s against %s, "
+            "allocstall %s against %s; held back by: %s" % (
+                fmt(sq, 1), fmt(sq0, 1), fmt(pfm), fmt(thr), fmt(thr0),
+                fmt(st), fmt(st0), ", ".join(held) or
+                "none of the four (unattributed)"))
+
+
 def med(vals):
     vals = [v for v in vals if v is not None]
     return statistics.median(vals) if vals else None
@@ -469,16 +501,27 @@ def targets(g, cells, params, out):
                                                       "none"), [])])
         vr = ["%.2f" % (c.done_seconds() / vbase) for c in van
               if c.done_seconds() and vbase]
+        # With PFMemallocDrop 0 in every run, and direct reclaim throttled
+        # no more than without the flood (medians).
+        pfm = [c.d("net.TcpExt.PFMemallocDrop") for c in cs]
+        thr = med([c.d("vm.pgscan_direct_throttle") for c in cs])
+        thr0 = med([c.d("vm.pgscan_direct_throttle") for c in base])
         met = clean and worst is not None and worst <= 1.2 and \
-            len(ratios) == len(cs)
+            len(ratios) == len(cs) and not any(pfm) and \
+            thr is not None and thr0 is not None and thr <= thr0
         out.append("- carried flood, %s, %s: patched %s, runs x own no-flood "
-                   "median %s; vanilla %s (%s) -> %s" % (
+                   "median %s, PFMemallocDrop %s, throttle %s (no flood %s); "
+                   "vanilla %s (%s) -> %s" % (
                        nic, st, "all clean" if clean else
                        "NOT clean (" + outcome_summary(cs) + ")" +
                        problems_of(cs),
                        ", ".join(ratios) or "-",
+                       ", ".join("%d" % v for v in pfm) or "-",
+                       fmt(thr), fmt(thr0),
                        ", ".join(vr) or "-", outcome_summary(van) or "-",
                        "MET" if met else "NOT MET"))
+        if not met and cs and base:
+            out.append("  - " + attribution(cs, base))
     # 2. The overwhelming flood (unpaced; e1000e: the rate its tap delivers
     # whole): patched's pressure-free control transfer within 2x of its own
     # no-flood control in every run, and the OOM load done in every run.

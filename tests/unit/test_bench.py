@@ -216,8 +216,9 @@ class Report(unittest.TestCase):
 
     def test_targets(self):
         self.assertRegex(self.text, r"carried flood, virtio-mq, nbd: patched "
-                         r"all clean, runs x own no-flood median 1.10; "
-                         r"vanilla 2.00 .* -> MET")
+                         r"all clean, runs x own no-flood median 1.10, "
+                         r"PFMemallocDrop 0, throttle 0 \(no flood 0\); "
+                         r"vanilla 2.00 .* -> MET\n- ")
         # 100 MiB in 100 s against 10 MiB in 150 s.
         self.assertRegex(self.text, r"swap-out under it, virtio-mq, nbd: "
                          r"patched 1.00 MiB/s \(1 done\), vanilla 0.07 MiB/s "
@@ -254,7 +255,42 @@ class Report(unittest.TestCase):
         self.replace_cell("patched-carried", self.CARRIED, 65)
         self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
                          r"patched all clean, runs x own no-flood median "
-                         r"1.30; .* -> NOT MET")
+                         r"1.30, .* -> NOT MET")
+
+    def test_not_met_carried_pfmemalloc(self):
+        # In time, but frames went to mainline's reserve and were dropped.
+        self.replace_cell("patched-carried", self.CARRIED, 55,
+                          extra="DELTA net.TcpExt.PFMemallocDrop 4")
+        self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
+                         r"patched all clean, runs x own no-flood median "
+                         r"1.10, PFMemallocDrop 4, .* -> NOT MET\n  - where "
+                         r"the time went, .*PFMemallocDrop 4, .*held back "
+                         r"by: PFMemallocDrop\n")
+
+    def test_not_met_carried_throttle(self):
+        # In time, but direct reclaim throttled more than without flood.
+        self.replace_cell("patched-carried", self.CARRIED, 55,
+                          extra="DELTA vm.pgscan_direct_throttle 12")
+        self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "
+                         r"patched all clean, runs x own no-flood median "
+                         r"1.10, PFMemallocDrop 0, throttle 12 \(no flood "
+                         r"0\);.* -> NOT MET\n  - .*held back by: "
+                         r"pgscan_direct_throttle\n")
+
+    def test_not_met_carried_softirq(self):
+        # 1.3x, with the guest's softirq share 10 -> 30 %: CPU.
+        self.replace_cell("patched-none", "nic=virtio-mq storage=nbd "
+                          "kernel=patched flood=none rate=-1 run=1", 50,
+                          extra="DELTA cpu.softirq 10\nDELTA cpu.total 100\n"
+                                "DELTA vm.allocstall_normal 100")
+        self.replace_cell("patched-carried", self.CARRIED, 65,
+                          extra="DELTA cpu.softirq 30\nDELTA cpu.total 100\n"
+                                "DELTA vm.allocstall_normal 110")
+        self.assertRegex(self.report(), r"median 1.30, .* -> NOT MET\n  - "
+                         r"where the time went, flood against no flood: "
+                         r"softirq 30.0 % against 10.0 %, PFMemallocDrop 0, "
+                         r"throttle 0 against 0, allocstall 110 against 100; "
+                         r"held back by: softirq\n")
 
     def test_not_met_carried_hang(self):
         self.replace_cell("patched-carried", self.CARRIED, 150, end="HANG")
