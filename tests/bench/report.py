@@ -196,6 +196,23 @@ class Cell:
             return None
         return 100.0 * self.d("cpu.softirq") / t
 
+    def qemu_main_share(self):
+        """Percent of the host's CPU time (all CPUs) that the guest's QEMU
+        main thread, the I/O loop that moves every frame between the tap
+        and the NIC model, took over the control and the load (the
+        peer's stats, flood-peer.sh); None without them."""
+        t = self.d("host.host_all")
+        if t <= 0:
+            return None
+        return 100.0 * self.d("host.qemu_main") / t
+
+    def tap_delivered(self):
+        """Frames the host's tap handed to QEMU and those it dropped, over
+        the control and the load; None without the peer's stats."""
+        if not any(k in self.delta for k in ("host.tx", "host.drop")):
+            return None
+        return self.d("host.tx"), self.d("host.drop")
+
     def drv_fail(self):
         return sum(v for k, v in self.delta.items()
                    if k.startswith("eth.") and DRV_FAIL.search(k) and
@@ -305,12 +322,24 @@ def attribution(cs, base):
         held.append("softirq")
     if st is not None and st0 and st >= 1.2 * st0:
         held.append("allocstall")
-    return ("where the time went, flood against no flood: softirq %s %% "
+    text = ("where the time went, flood against no flood: softirq %s %% "
             "against %s %%, PFMemallocDrop %s, throttle %s against %s, "
             "allocstall %s against %s; held back by: %s" % (
                 fmt(sq, 1), fmt(sq0, 1), fmt(pfm), fmt(thr), fmt(thr0),
                 fmt(st), fmt(st0), ", ".join(held) or
                 "none of the four (unattributed)"))
+    # The host's side, where the peer's stats reached the cell: QEMU's
+    # main thread moves every frame, and a flood's frames cost it the
+    # same whatever the guest kernel does with them.
+    qm, qm0 = m(Cell.qemu_main_share, cs), m(Cell.qemu_main_share, base)
+    tap = [c.tap_delivered() for c in cs if c.tap_delivered()]
+    if qm is not None or tap:
+        tx = med([t[0] for t in tap])
+        drop = med([t[1] for t in tap])
+        text += ("; host: QEMU's main thread %s %% of the host's CPU time "
+                 "against %s %%, tap %s frames to QEMU, %s dropped" % (
+                     fmt(qm, 1), fmt(qm0, 1), fmt(tx), fmt(drop)))
+    return text
 
 
 def med(vals):

@@ -292,6 +292,24 @@ class Report(unittest.TestCase):
                          r"throttle 0 against 0, allocstall 110 against 100; "
                          r"held back by: softirq\n")
 
+    def test_attribution_host(self):
+        # The peer's stats: QEMU's main thread 40 % of the host against
+        # 10 %, and what the tap handed to QEMU and dropped.
+        self.replace_cell("patched-none", "nic=virtio-mq storage=nbd "
+                          "kernel=patched flood=none rate=-1 run=1", 50,
+                          extra="DELTA host.qemu_main 100\n"
+                                "DELTA host.host_all 1000\n"
+                                "DELTA host.tx 5000")
+        self.replace_cell("patched-carried", self.CARRIED, 65,
+                          extra="DELTA host.qemu_main 800\n"
+                                "DELTA host.host_all 2000\n"
+                                "DELTA host.tx 900000\nDELTA host.drop 70")
+        self.assertRegex(self.report(), r"median 1.30, .* -> NOT MET\n  - "
+                         r"where the time went, .*; held back by: none of "
+                         r"the four \(unattributed\); host: QEMU's main "
+                         r"thread 40.0 % of the host's CPU time against "
+                         r"10.0 %, tap 900000 frames to QEMU, 70 dropped\n")
+
     def test_not_met_carried_hang(self):
         self.replace_cell("patched-carried", self.CARRIED, 150, end="HANG")
         self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "

@@ -95,6 +95,11 @@ snapshot()
 		timeout 10 ethtool -S "$NIC" 2> /dev/null |
 			awk -F: 'NF == 2 { gsub(/ /, "", $1); gsub(/ /, "", $2);
 				print "eth." $1, $2 }'
+		# The host's side, from the peer (flood-peer.sh): frames its
+		# tap handed to QEMU and dropped, per tap queue and in all, and
+		# the CPU ticks of QEMU's threads, of the peer and of the host.
+		tap_stats 5 | tr ' ' '\n' |
+			awk -F= 'NF == 2 && $2 ~ /^[0-9]+$/ { print "host." $1, $2 }'
 	} > "$1" 2> /dev/null
 }
 
