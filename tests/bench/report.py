@@ -626,7 +626,7 @@ def targets(g, cells, params, out):
                        "MET" if n == 0 and not blind and steered
                        else "NOT MET"))
     # 4. tput: a non-priority stream, patched against vanilla.
-    tp, bad = {}, {}
+    tp, bad, where = {}, {}, {}
     for c in cells:
         if not c.name.startswith("tput-"):
             continue
@@ -635,6 +635,11 @@ def targets(g, cells, params, out):
             b, ms = num(t.get("bytes")), num(t.get("ms"))
             if b and ms and t.get("ok") == "1":
                 tp.setdefault(key, []).append(b / ms / 1000)
+                # Where each transfer ran (cell.sh's tput_where).
+                if "rxq" in t:
+                    where.setdefault(key, []).append(
+                        "%.1f q%s %s%%" % (b / ms / 1000, t["rxq"],
+                                           t.get("softirq_pct", "-")))
             else:
                 bad[key] = bad.get(key, 0) + 1
     for nic in sorted({k[0] for k in tp} | {k[0] for k in bad}):
@@ -656,6 +661,12 @@ def targets(g, cells, params, out):
                            len(tp[(nic, "vanilla")]), nb[0], nb[1], p / v,
                            "MET" if p / v >= 0.98 and not nb[0]
                            else "NOT MET"))
+        if (nic, "patched") in where or (nic, "vanilla") in where:
+            out.append("  - each transfer (MB/s, the RX queue that "
+                       "received most, the guest's softirq share): "
+                       "patched %s; vanilla %s" % tuple(
+                           ", ".join(where.get((nic, k), [])) or "-"
+                           for k in ("patched", "vanilla")))
     # 5. classification cost.
     for c in cells:
         if c.name == "classify" and not c.classify:

@@ -310,6 +310,18 @@ class Report(unittest.TestCase):
                          r"thread 40.0 % of the host's CPU time against "
                          r"10.0 %, tap 900000 frames to QEMU, 70 dropped\n")
 
+    def test_tput_where(self):
+        # cell.sh's rxq= and softirq_pct= per transfer, listed per kernel.
+        d = os.path.join(self.root, "cells", "tput-patched", "output.txt")
+        with open(d, "w") as f:
+            for i, q in ((1, 0), (2, 2), (3, 1)):
+                f.write("RESULT tput_run=%d bytes=67108864 ms=1000 ok=1 "
+                        "rxq=%d softirq_pct=%d.0\n" % (i, q, 10 * i))
+        self.assertRegex(self.report(), r"x1.000 -> MET\n  - each transfer "
+                         r"\(MB/s, the RX queue that received most, the "
+                         r"guest's softirq share\): patched 67.1 q0 10.0%, "
+                         r"67.1 q2 20.0%, 67.1 q1 30.0%; vanilla -\n")
+
     def test_not_met_carried_hang(self):
         self.replace_cell("patched-carried", self.CARRIED, 150, end="HANG")
         self.assertRegex(self.report(), r"carried flood, virtio-mq, nbd: "

@@ -89,6 +89,11 @@ snapshot()
 		awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
 			print "cpu.softirq", $8; print "cpu.total", t }' \
 			/proc/stat
+		# Interrupts per source, all CPUs: each RX queue's vector
+		# (virtio0-input.N, eth0-rx-N).
+		awk '$1 ~ /^[0-9]+:$/ { n = 0
+			for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i
+			print "irq." $NF, n }' /proc/interrupts
 		awk 'NR % 2 == 1 { split($0, k) } NR % 2 == 0 {
 			for (i = 2; i <= NF; i++) print "net." k[1] k[i], $i }' \
 			/proc/net/netstat /proc/net/snmp | sed 's/: */./'
@@ -108,6 +113,23 @@ deltas()
 {
 	awk 'NR == FNR { b[$1] = $2; next }
 	     ($2 - b[$1]) != 0 { print "DELTA", $1, $2 - b[$1] }' "$S0" "$S1"
+}
+
+# tput_where: "rxq=N softirq_pct=P" for the span between $S0 and $S1: the
+# RX queue whose interrupt fired most (virtio-net's inputN, e1000e's
+# rx-N; "-" when none fired) and the guest's CPU time in softirq, percent
+# of all its CPU time.
+tput_where()
+{
+	awk 'NR == FNR { b[$1] = $2; next }
+	     { d = $2 - b[$1] }
+	     $1 ~ /^irq\..*(input\.|rx-)[0-9]+$/ && d > best {
+		best = d; bq = $1; sub(/.*[^0-9]/, "", bq) }
+	     $1 == "cpu.softirq" { s = d }
+	     $1 == "cpu.total" { t = d }
+	     END {
+		printf("rxq=%s softirq_pct=%.1f", (bq == "" ? "-" : bq),
+		       (t > 0 ? 100 * s / t : -1)) }' "$S0" "$S1"
 }
 
 # dmesg_count REGEX
@@ -245,8 +267,11 @@ read)
 tput)
 	# A non-priority TCP stream with the storage flow armed, no pressure.
 	for i in 1 2 3; do
+		snapshot "$S0"
 		PRIO=-n transfer 60
-		say tput_run="$i" bytes="$XFER_BYTES" ms="$XFER_MS" ok="$XFER_OK"
+		snapshot "$S1"
+		say tput_run="$i" bytes="$XFER_BYTES" ms="$XFER_MS" \
+		    ok="$XFER_OK" $(tput_where)
 	done
 	;;
 oom)
